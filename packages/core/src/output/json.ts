@@ -1,0 +1,74 @@
+import type { FeatureCollector } from "../feature-collector.ts";
+import { POOL_METHODS, poolFeature } from "../pooling.ts";
+import { formatFixed, formatRoundTrip } from "../printf.ts";
+
+export interface OutputOptions {
+  /** Digits after the point, or "max" for round-trip precision. libvmaf prints 6. */
+  precision: number | "max";
+  /** Only every n-th frame is written and pooled (libvmaf's --subsample). */
+  subsample: number;
+  /** Number of frames read (pooling runs over [0, frameCount − 1]). */
+  frameCount: number;
+  version: string;
+  fps: number;
+}
+
+export function numberFormatter(precision: number | "max"): (x: number) => string {
+  return precision === "max" ? formatRoundTrip : (x) => formatFixed(x, precision);
+}
+
+/** A number as libvmaf's JSON writer prints it: infinities and NaN become null. */
+function jsonNumber(x: number, fmt: (x: number) => string): string {
+  return Number.isFinite(x) ? fmt(x) : "null";
+}
+
+/** Every frame that has at least one score, in order, honouring subsample. */
+export function writtenFrames(collector: FeatureCollector, subsample: number): number[] {
+  const frames: number[] = [];
+  const n = collector.frameCount();
+  for (let i = 0; i < n; i++) {
+    if (subsample > 1 && i % subsample) continue;
+    if (collector.frame(i).length) frames.push(i);
+  }
+  return frames;
+}
+
+/** libvmaf's JSON layout, byte for byte (apart from fps, which is a timing). */
+export function writeJson(collector: FeatureCollector, o: OutputOptions): string {
+  const fmt = numberFormatter(o.precision);
+  const out: string[] = [];
+  out.push("{\n", `  "version": "${o.version}",\n`);
+  out.push(`  "fps": ${Number.isFinite(o.fps) ? formatFixed(o.fps, 2) : "null"},\n`);
+  out.push(`  "frames": [`);
+  let first = true;
+  for (const i of writtenFrames(collector, o.subsample)) {
+    out.push(first ? "\n" : ",\n");
+    first = false;
+    out.push("    {\n", `      "frameNum": ${i},\n`, `      "metrics": {\n`);
+    const scores = collector.frame(i);
+    scores.forEach(([name, v], k) => {
+      out.push(`        "${name}": ${jsonNumber(v, fmt)}${k < scores.length - 1 ? "," : ""}\n`);
+    });
+    out.push("      }\n", "    }");
+  }
+  out.push("\n  ],\n");
+  out.push(`  "pooled_metrics": {`);
+  collector.names().forEach((name, k) => {
+    out.push(k > 0 ? ",\n" : "\n", `    "${name}": {`);
+    const pooled = poolFeature(collector, name, o.frameCount, o.subsample);
+    if (pooled) {
+      POOL_METHODS.forEach((m, j) => {
+        out.push(j > 0 ? ",\n" : "\n", `      "${m}": ${jsonNumber(pooled[m], fmt)}`);
+      });
+    }
+    out.push("\n    }");
+  });
+  out.push("\n  },\n");
+  out.push(`  "aggregate_metrics": {`);
+  const aggregates = collector.aggregateEntries();
+  aggregates.forEach(([name, v], k) => {
+    out.push(`\n    "${name}": ${jsonNumber(v, fmt)}${k < aggregates.length - 1 ? "," : ""}`);
+  });
+  out.push("\n  }\n", "}\n");
+  return out.join("");
+}

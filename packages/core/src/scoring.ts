@@ -1,0 +1,113 @@
+import { VqError } from "./errors.ts";
+import type { FeatureExtractor, PicturePair } from "./extractor.ts";
+import { FeatureCollector } from "./feature-collector.ts";
+import { describeFormat, type PictureFormat } from "./picture.ts";
+import type { VideoReader } from "./video-reader.ts";
+
+/** Runs a set of extractors on frames: on the CPU, or on the GPU with one upload per frame. */
+export interface ExtractionBackend {
+  readonly name: string;
+  init(format: PictureFormat): Promise<void>;
+  /** Schedules one frame; resolves once the pictures may be reused. */
+  extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void>;
+  /** Waits for every frame scheduled, then lets temporal extractors finish. */
+  flush(collector: FeatureCollector): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class CpuBackend implements ExtractionBackend {
+  readonly name = "cpu";
+  constructor(private readonly extractors: readonly FeatureExtractor<PicturePair>[]) {}
+
+  async init(format: PictureFormat): Promise<void> {
+    for (const e of this.extractors) await e.init(format);
+  }
+
+  async extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+    for (const e of this.extractors) await e.extract(pair, index, collector);
+  }
+
+  async flush(collector: FeatureCollector): Promise<void> {
+    for (const e of this.extractors) await e.flush(collector);
+  }
+
+  async close(): Promise<void> {
+    for (const e of this.extractors) await e.close();
+  }
+}
+
+export interface ScoreOptions {
+  /** Stop after this many frames (libvmaf's --frame_cnt). */
+  frameCount?: number;
+  /** Frames to drop from the start of each input (libvmaf's --frame_skip_ref / _dist). */
+  skipRef?: number;
+  skipDist?: number;
+  /** Called after each frame is scheduled (progress). */
+  onFrame?: (framesDone: number) => void;
+  /** Said when the inputs have different lengths (the common prefix is scored). */
+  onWarning?: (message: string) => void;
+}
+
+export interface ScoreResult {
+  collector: FeatureCollector;
+  frames: number;
+  format: PictureFormat;
+}
+
+export function checkCompatible(ref: VideoReader, dist: VideoReader): void {
+  const a = ref.format;
+  const b = dist.format;
+  const problems: string[] = [];
+  if (a.width !== b.width || a.height !== b.height) problems.push(`sizes differ: ${a.width}x${a.height} vs ${b.width}x${b.height}`);
+  if (a.bitDepth !== b.bitDepth) problems.push(`bit depths differ: ${a.bitDepth} vs ${b.bitDepth}`);
+  if (a.pixelFormat !== b.pixelFormat) problems.push(`pixel formats differ: ${a.pixelFormat} vs ${b.pixelFormat}`);
+  if (problems.length) {
+    throw new VqError(`reference ${ref.name} (${describeFormat(a)}) and distorted ${dist.name} (${describeFormat(b)}) do not match: ${problems.join("; ")}`);
+  }
+}
+
+/**
+ * Reads both inputs in lockstep and feeds every frame pair to the backend. Data flows
+ * one way: readers -> pictures -> backend (extractors) -> collector.
+ */
+export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: ExtractionBackend, options: ScoreOptions = {}): Promise<ScoreResult> {
+  checkCompatible(ref, dist);
+  const collector = new FeatureCollector();
+  for (let i = 0; i < (options.skipRef ?? 0); i++) {
+    const p = await ref.read();
+    if (!p) throw new VqError(`${ref.name}: --frame_skip_ref ${options.skipRef} skips past the end (${i} frames)`);
+    ref.release(p);
+  }
+  for (let i = 0; i < (options.skipDist ?? 0); i++) {
+    const p = await dist.read();
+    if (!p) throw new VqError(`${dist.name}: --frame_skip_dist ${options.skipDist} skips past the end (${i} frames)`);
+    dist.release(p);
+  }
+  await backend.init(ref.format);
+  let index = 0;
+  try {
+    for (;;) {
+      if (options.frameCount !== undefined && index >= options.frameCount) break;
+      const [r, d] = await Promise.all([ref.read(), dist.read()]);
+      if (!r || !d) {
+        if (r) ref.release(r);
+        if (d) dist.release(d);
+        if (r || d) {
+          const [ended, other] = r ? [dist.name, ref.name] : [ref.name, dist.name];
+          options.onWarning?.(`${ended} ended before ${other}: scored the first ${index} frames`);
+        }
+        break;
+      }
+      await backend.extract({ ref: r, dist: d }, index, collector);
+      ref.release(r);
+      dist.release(d);
+      index++;
+      options.onFrame?.(index);
+    }
+    if (index === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
+    await backend.flush(collector);
+  } finally {
+    await backend.close();
+  }
+  return { collector, frames: index, format: ref.format };
+}

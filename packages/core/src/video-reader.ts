@@ -1,0 +1,31 @@
+import type { Picture, PictureFormat } from "./picture.ts";
+
+/** A stream of pictures of one format: what the Y4M, raw YUV (and later ffmpeg) readers share. */
+export interface VideoReader {
+  /** Name used in error messages (the path). */
+  readonly name: string;
+  readonly format: PictureFormat;
+  /** Frames per second when the container says (Y4M's F tag). */
+  readonly frameRate?: { num: number; den: number };
+  /** Number of frames when known up front (raw YUV of a regular file). */
+  readonly frameCount?: number;
+  /** The next picture, or null after the last one. */
+  read(): Promise<Picture | null>;
+  /** Hands a picture's buffer back for reuse, so memory stays constant over any number of frames. */
+  release(picture: Picture): void;
+  close(): Promise<void>;
+}
+
+/** A small free list of frame buffers, so readers allocate nothing per frame in steady state. */
+export class FrameBufferPool {
+  private readonly free: Uint8Array[] = [];
+  constructor(readonly byteLength: number, private readonly capacity = 8) {}
+
+  take(): Uint8Array {
+    return this.free.pop() ?? new Uint8Array(this.byteLength);
+  }
+
+  give(buffer: Uint8Array): void {
+    if (buffer.byteLength === this.byteLength && this.free.length < this.capacity) this.free.push(buffer);
+  }
+}

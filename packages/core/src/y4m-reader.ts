@@ -1,0 +1,171 @@
+import { BufferedReader, openFileSource, type ByteSource } from "./byte-source.ts";
+import { VqError } from "./errors.ts";
+import { alignUp, packedLayout, Picture, type PictureFormat, type PixelFormat, type PlaneLayout } from "./picture.ts";
+import { FrameBufferPool, type VideoReader } from "./video-reader.ts";
+
+interface ColourSpace {
+  pixelFormat: PixelFormat;
+  bitDepth: number;
+  /** Bytes of an extra plane stored after Y, Cb, Cr that vq skips (444alpha's alpha). */
+  extraPlanes?: number;
+}
+
+const CHROMA_SITINGS: Record<string, PixelFormat> = {
+  "420": "420",
+  "420jpeg": "420",
+  "420mpeg2": "420",
+  "420paldv": "420",
+  "422": "422",
+  "444": "444",
+  mono: "400",
+};
+
+/**
+ * Y4M `C` tags: libvmaf's (420, 420jpeg, 420mpeg2, 420paldv, 422, 444, 444alpha, mono,
+ * 420p10/12, 422p10/12, 444p10/12) plus the deeper ones ffmpeg writes (p9 to p16, monoN).
+ * Chroma siting variants are read as plain planes: siting does not change the samples.
+ */
+export function parseColourSpace(tag: string): ColourSpace | null {
+  if (tag in CHROMA_SITINGS) return { pixelFormat: CHROMA_SITINGS[tag]!, bitDepth: 8 };
+  if (tag === "444alpha") return { pixelFormat: "444", bitDepth: 8, extraPlanes: 1 };
+  const deep = /^(420|422|444)p(9|10|12|14|16)$/.exec(tag);
+  if (deep) return { pixelFormat: deep[1] as PixelFormat, bitDepth: Number(deep[2]) };
+  const mono = /^mono(9|10|12|14|16)$/.exec(tag);
+  if (mono) return { pixelFormat: "400", bitDepth: Number(mono[1]) };
+  return null;
+}
+
+const MAX_HEADER = 4096;
+
+export interface Y4mHeader {
+  format: PictureFormat;
+  frameRate?: { num: number; den: number };
+  extraBytesPerFrame: number;
+}
+
+export function parseY4mHeader(name: string, line: string): Y4mHeader {
+  if (!line.startsWith("YUV4MPEG2")) {
+    throw new VqError(`${name}: not a Y4M file (it does not start with "YUV4MPEG2")`);
+  }
+  if (line.length > MAX_HEADER) throw new VqError(`${name}: Y4M header longer than ${MAX_HEADER} bytes`);
+  let width: number | undefined;
+  let height: number | undefined;
+  let frameRate: { num: number; den: number } | undefined;
+  let colour: ColourSpace = { pixelFormat: "420", bitDepth: 8 };
+  for (const tag of line.slice(9).split(" ").filter(Boolean)) {
+    const value = tag.slice(1);
+    switch (tag[0]) {
+      case "W":
+        width = parsePositive(name, "W (width)", value);
+        break;
+      case "H":
+        height = parsePositive(name, "H (height)", value);
+        break;
+      case "F": {
+        const m = /^(\d+):(\d+)$/.exec(value);
+        if (!m) throw new VqError(`${name}: Y4M header: bad F (frame rate) tag "${tag}"`);
+        frameRate = { num: Number(m[1]), den: Number(m[2]) };
+        break;
+      }
+      case "I":
+        if (value !== "p" && value !== "?") {
+          throw new VqError(`${name}: Y4M header: interlaced video (I${value}) is not supported; deinterlace it first`);
+        }
+        break;
+      case "C": {
+        const c = parseColourSpace(value);
+        if (!c) {
+          throw new VqError(
+            `${name}: Y4M header: unsupported colour space "C${value}" (supported: 420, 420jpeg, 420mpeg2, 420paldv, 422, 444, 444alpha, mono, 420p9..16, 422p9..16, 444p9..16, mono9..16)`,
+          );
+        }
+        colour = c;
+        break;
+      }
+      default:
+        break; // A, X and unknown tags carry nothing vq needs
+    }
+  }
+  if (width === undefined) throw new VqError(`${name}: Y4M header has no W (width) tag`);
+  if (height === undefined) throw new VqError(`${name}: Y4M header has no H (height) tag`);
+  const format: PictureFormat = { width, height, bitDepth: colour.bitDepth, pixelFormat: colour.pixelFormat };
+  const extraBytesPerFrame = (colour.extraPlanes ?? 0) * width * height * (colour.bitDepth > 8 ? 2 : 1);
+  return { format, frameRate, extraBytesPerFrame };
+}
+
+function parsePositive(name: string, what: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65536) {
+    throw new VqError(`${name}: Y4M header: bad ${what} "${value}"`);
+  }
+  return Number(value);
+}
+
+/** Streams a Y4M file frame by frame; memory stays constant over any number of frames. */
+export class Y4mReader implements VideoReader {
+  readonly format: PictureFormat;
+  readonly frameRate?: { num: number; den: number };
+  private readonly layouts: PlaneLayout[];
+  private readonly frameBytes: number;
+  private readonly pool: FrameBufferPool;
+  private readonly skip: Uint8Array;
+  private index = 0;
+
+  private constructor(readonly name: string, private readonly input: BufferedReader, header: Y4mHeader) {
+    this.format = header.format;
+    this.frameRate = header.frameRate;
+    const { planes, byteLength } = packedLayout(this.format);
+    this.layouts = planes;
+    this.frameBytes = byteLength;
+    // Padded to whole 32-bit words so a frame buffer can be copied to the GPU as is.
+    this.pool = new FrameBufferPool(alignUp(byteLength, 4));
+    this.skip = new Uint8Array(header.extraBytesPerFrame);
+  }
+
+  static async open(path: string): Promise<Y4mReader> {
+    return Y4mReader.fromSource(path, await openFileSource(path));
+  }
+
+  static async fromSource(name: string, source: ByteSource): Promise<Y4mReader> {
+    const input = new BufferedReader(source);
+    try {
+      const line = await input.readLine(MAX_HEADER);
+      if (line === null) throw new VqError(`${name}: empty file, not a Y4M file`);
+      return new Y4mReader(name, input, parseY4mHeader(name, line));
+    } catch (e) {
+      await input.close();
+      throw e;
+    }
+  }
+
+  async read(): Promise<Picture | null> {
+    const marker = await this.input.readLine(256);
+    if (marker === null) return null;
+    if (!marker.startsWith("FRAME")) {
+      throw new VqError(`${this.name}: frame ${this.index}: expected a FRAME marker at byte ${this.input.position - marker.length - 1}, found "${printable(marker.slice(0, 16))}"`);
+    }
+    const buffer = this.pool.take();
+    const got = await this.input.readExact(buffer.subarray(0, this.frameBytes));
+    if (got < this.frameBytes) {
+      this.pool.give(buffer);
+      throw new VqError(`${this.name}: frame ${this.index} is truncated: ${got} of ${this.frameBytes} bytes`);
+    }
+    if (this.skip.length && (await this.input.readExact(this.skip)) < this.skip.length) {
+      this.pool.give(buffer);
+      throw new VqError(`${this.name}: frame ${this.index} is truncated in its alpha plane`);
+    }
+    this.index++;
+    return new Picture(this.format, buffer, this.layouts);
+  }
+
+  release(picture: Picture): void {
+    this.pool.give(picture.buffer);
+  }
+
+  close(): Promise<void> {
+    return this.input.close();
+  }
+}
+
+function printable(s: string): string {
+  return s.replace(/[^\x20-\x7e]/g, "?");
+}

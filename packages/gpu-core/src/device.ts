@@ -1,0 +1,117 @@
+import { VqError } from "@vq/core";
+
+/** Features vq uses when the adapter has them. */
+export const WANTED_FEATURES = ["timestamp-query", "subgroups", "shader-f16"] as const;
+
+/** Limits vq raises to the adapter's maximum (large frames need big storage buffers). */
+const RAISED_LIMITS = [
+  "maxStorageBufferBindingSize",
+  "maxBufferSize",
+  "maxComputeWorkgroupStorageSize",
+  "maxComputeInvocationsPerWorkgroup",
+  "maxComputeWorkgroupSizeX",
+  "maxComputeWorkgroupSizeY",
+  "maxComputeWorkgroupsPerDimension",
+  "maxStorageBuffersPerShaderStage",
+  "maxUniformBufferBindingSize",
+] as const;
+
+export interface GpuContext {
+  readonly device: GPUDevice;
+  readonly adapter: GPUAdapter;
+  readonly description: string;
+  readonly features: ReadonlySet<string>;
+  readonly hasTimestamps: boolean;
+  /** Throws a VqError if the device was lost or reported an error. */
+  assertHealthy(): void;
+  /** Set once the device is lost; resolves with the reason. */
+  readonly lost: Promise<GPUDeviceLostInfo>;
+}
+
+export interface AcquireOptions {
+  powerPreference?: GPUPowerPreference;
+  /** Extra Dawn toggles for Bun/Node, e.g. "disable-dawn-features=timestamp_quantization". */
+  dawnOptions?: string[];
+}
+
+/**
+ * Dawn's `create()` result must outlive every GPU completion: under Bun, once it is
+ * garbage-collected the next completion callback segfaults the process. It is kept
+ * here for the life of the process.
+ */
+const retainedDawnInstances: unknown[] = [];
+
+export function retainedInstanceCount(): number {
+  return retainedDawnInstances.length;
+}
+
+async function getGpu(options: AcquireOptions): Promise<GPU> {
+  const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
+  const isNodeLike = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
+  const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
+  if ((isDeno || !isNodeLike) && nav?.gpu) return nav.gpu;
+  if (!isNodeLike) throw new VqError("no WebGPU: this runtime has no navigator.gpu");
+  let dawn: { create: (opts: string[]) => GPU; globals: Record<string, unknown> };
+  try {
+    dawn = (await import("webgpu")) as typeof dawn;
+  } catch (e) {
+    throw new VqError(`no WebGPU: the "webgpu" package (Dawn) could not be loaded: ${(e as Error).message}`, { cause: e });
+  }
+  Object.assign(globalThis, dawn.globals);
+  const gpu = dawn.create(["disable-dawn-features=timestamp_quantization", ...(options.dawnOptions ?? [])]);
+  retainedDawnInstances.push(gpu);
+  return gpu;
+}
+
+export const NO_ADAPTER_HELP =
+  "no WebGPU adapter found. Without a GPU on Linux, install Mesa's lavapipe (Debian bookworm: mesa-vulkan-drivers from bookworm-backports, 25.x; bookworm's own mesa 22 is too old for Dawn), or use --backend cpu";
+
+export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuContext> {
+  const gpu = await getGpu(options);
+  const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference ?? "high-performance" });
+  if (!adapter) throw new VqError(NO_ADAPTER_HELP);
+  const requiredFeatures = WANTED_FEATURES.filter((f) => adapter.features.has(f)) as GPUFeatureName[];
+  const requiredLimits: Record<string, number> = {};
+  for (const name of RAISED_LIMITS) {
+    const v = (adapter.limits as unknown as Record<string, number>)[name];
+    if (typeof v === "number") requiredLimits[name] = v;
+  }
+  const device = await adapter.requestDevice({ requiredFeatures, requiredLimits });
+  let failure: string | undefined;
+  const lost = device.lost.then((info) => {
+    failure ??= `GPU device lost (${info.reason}): ${info.message || "no message"}`;
+    return info;
+  });
+  device.addEventListener("uncapturederror", (ev) => {
+    failure ??= `GPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`;
+  });
+  const info = adapter.info;
+  const description = [info.vendor, info.architecture, info.description].filter(Boolean).join(" ") || "unknown adapter";
+  return {
+    device,
+    adapter,
+    description,
+    features: new Set(requiredFeatures),
+    hasTimestamps: requiredFeatures.includes("timestamp-query"),
+    lost,
+    assertHealthy() {
+      if (failure) throw new VqError(failure);
+    },
+  };
+}
+
+let shared: Promise<GpuContext> | undefined;
+
+/** One device per process, shared by every GPU extractor. */
+export function sharedGpu(options: AcquireOptions = {}): Promise<GpuContext> {
+  shared ??= acquireGpu(options).catch((e) => {
+    shared = undefined;
+    throw e;
+  });
+  return shared;
+}
+
+/** True when `e` means there is no usable adapter (so `--backend auto` may fall back). */
+export function isNoAdapterError(e: unknown): boolean {
+  return e instanceof VqError && e.message.startsWith("no WebGPU");
+}

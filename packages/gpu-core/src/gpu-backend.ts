@@ -1,0 +1,29 @@
+import type { ExtractionBackend, FeatureCollector, PictureFormat, PicturePair } from "@vq/core";
+import type { GpuContext } from "./device.ts";
+import { GpuFrameRunner, type FrameRunnerOptions, type GpuStage } from "./frame-runner.ts";
+
+/** The scoring pipeline's GPU backend: every GPU extractor of a run behind one frame runner. */
+export class GpuBackend implements ExtractionBackend {
+  readonly name = "gpu";
+  readonly runner: GpuFrameRunner;
+
+  constructor(readonly gpu: GpuContext, stages: readonly GpuStage[], options: FrameRunnerOptions = {}) {
+    this.runner = new GpuFrameRunner(gpu, stages, options);
+  }
+
+  init(format: PictureFormat): Promise<void> {
+    return this.runner.init(format);
+  }
+
+  extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+    return this.runner.submit(pair, index, collector);
+  }
+
+  flush(collector: FeatureCollector): Promise<void> {
+    return this.runner.flush(collector);
+  }
+
+  async close(): Promise<void> {
+    this.runner.close();
+  }
+}
