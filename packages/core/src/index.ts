@@ -19,5 +19,3 @@ export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";
 export type { OutputOptions } from "./output/json.ts";
 export { CpuBackend, checkCompatible, scoreVideos } from "./scoring.ts";
 export type { ExtractionBackend, ScoreOptions, ScoreResult } from "./scoring.ts";
-export { goldenDir, goldenPairs, goldenPath, goldenRun, goldenOutput, compareWithGolden } from "./golden.ts";
-export type { GoldenPair, GoldenRun, KeyParity, LibvmafJson, ParityReport } from "./golden.ts";
