@@ -16,6 +16,14 @@ export class FeatureCollector {
     scores.set(index, score);
   }
 
+  /**
+   * Fixes a feature's place in the output order before any score arrives, so the order
+   * is that of the extractors, not that of which backend finished first.
+   */
+  reserve(name: string): void {
+    if (!this.features.has(name)) this.features.set(name, new Map());
+  }
+
   setAggregate(name: string, value: number): void {
     this.aggregates.set(name, value);
   }
@@ -30,7 +38,7 @@ export class FeatureCollector {
 
   /** Feature names in first-written order. */
   names(): string[] {
-    return [...this.features.keys()];
+    return [...this.features].filter(([, scores]) => scores.size > 0).map(([name]) => name);
   }
 
   /** Scores of one frame in feature order (only the features written for that frame). */

@@ -65,3 +65,22 @@ function stripZeros(s: string): string {
 export function formatRoundTrip(x: number): string {
   return String(x);
 }
+
+/** Zeros right after the point, counted as libvmaf's writers count them (same double steps). */
+export function leadingFractionZeros(x: number): number {
+  const a = Math.abs(x);
+  // C's (int) cast; x86 turns out-of-range values into INT_MIN
+  const intPart = a < 2147483648 ? Math.trunc(a) : -2147483648;
+  let frac = a - intPart;
+  let count = 0;
+  while (frac < 1.0 && frac !== 0) {
+    frac *= 10;
+    count++;
+  }
+  return count;
+}
+
+/** libvmaf's number format: `%.6f`, or `%.16f` when more than 6 zeros follow the point. */
+export function formatLibvmaf(x: number): string {
+  return formatFixed(x, leadingFractionZeros(x) <= 6 ? 6 : 16);
+}

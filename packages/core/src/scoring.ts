@@ -42,6 +42,8 @@ export interface ScoreOptions {
   /** Frames to drop from the start of each input (libvmaf's --frame_skip_ref / _dist). */
   skipRef?: number;
   skipDist?: number;
+  /** Output names in the order they should be written (extractor order). */
+  featureOrder?: readonly string[];
   /** Called after each frame is scheduled (progress). */
   onFrame?: (framesDone: number) => void;
   /** Said when the inputs have different lengths (the common prefix is scored). */
@@ -73,6 +75,7 @@ export function checkCompatible(ref: VideoReader, dist: VideoReader): void {
 export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: ExtractionBackend, options: ScoreOptions = {}): Promise<ScoreResult> {
   checkCompatible(ref, dist);
   const collector = new FeatureCollector();
+  for (const name of options.featureOrder ?? []) collector.reserve(name);
   for (let i = 0; i < (options.skipRef ?? 0); i++) {
     const p = await ref.read();
     if (!p) throw new VqError(`${ref.name}: --frame_skip_ref ${options.skipRef} skips past the end (${i} frames)`);
@@ -110,4 +113,31 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
     await backend.close();
   }
   return { collector, frames: index, format: ref.format };
+}
+
+/**
+ * Several backends over the same frames, e.g. the GPU for the features that have a GPU
+ * twin and the CPU for the rest. Each backend writes its own features.
+ */
+export class CompositeBackend implements ExtractionBackend {
+  readonly name: string;
+  constructor(private readonly backends: readonly ExtractionBackend[]) {
+    this.name = backends.map((b) => b.name).join("+");
+  }
+
+  async init(format: PictureFormat): Promise<void> {
+    for (const b of this.backends) await b.init(format);
+  }
+
+  async extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+    await Promise.all(this.backends.map((b) => b.extract(pair, index, collector)));
+  }
+
+  async flush(collector: FeatureCollector): Promise<void> {
+    for (const b of this.backends) await b.flush(collector);
+  }
+
+  async close(): Promise<void> {
+    for (const b of this.backends) await b.close();
+  }
 }

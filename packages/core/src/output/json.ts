@@ -1,6 +1,6 @@
 import type { FeatureCollector } from "../feature-collector.ts";
 import { POOL_METHODS, poolFeature } from "../pooling.ts";
-import { formatFixed, formatRoundTrip } from "../printf.ts";
+import { formatFixed, formatLibvmaf, formatRoundTrip } from "../printf.ts";
 
 export interface OutputOptions {
   /** Digits after the point, or "max" for round-trip precision. libvmaf prints 6. */
@@ -13,8 +13,11 @@ export interface OutputOptions {
   fps: number;
 }
 
+/** 6 (the default) is libvmaf's own rule; "max" round-trips every double exactly. */
 export function numberFormatter(precision: number | "max"): (x: number) => string {
-  return precision === "max" ? formatRoundTrip : (x) => formatFixed(x, precision);
+  if (precision === "max") return formatRoundTrip;
+  if (precision === 6) return formatLibvmaf;
+  return (x) => formatFixed(x, precision);
 }
 
 /** A number as libvmaf's JSON writer prints it: infinities and NaN become null. */
@@ -47,7 +50,9 @@ export function writeJson(collector: FeatureCollector, o: OutputOptions): string
     out.push("    {\n", `      "frameNum": ${i},\n`, `      "metrics": {\n`);
     const scores = collector.frame(i);
     scores.forEach(([name, v], k) => {
-      out.push(`        "${name}": ${jsonNumber(v, fmt)}${k < scores.length - 1 ? "," : ""}\n`);
+      // libvmaf ends a null line without a newline; kept, so outputs compare byte for byte.
+      const end = Number.isFinite(v) ? "\n" : "";
+      out.push(`        "${name}": ${jsonNumber(v, fmt)}${k < scores.length - 1 ? "," : ""}${end}`);
     });
     out.push("      }\n", "    }");
   }

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// The `vq` command. vq's sources are TypeScript run by Bun; under Node this starts the
+// Bun binary that the `bun` package installed, with the same arguments and exit code.
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const entry = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+if (typeof globalThis.Bun !== "undefined") {
+  await import(entry);
+} else {
+  const require = createRequire(import.meta.url);
+  let bun;
+  try {
+    bun = require.resolve("bun/bin/bun.exe");
+  } catch {
+    process.stderr.write("vq: the bun package is missing; run npm install\n");
+    process.exit(1);
+  }
+  const r = spawnSync(bun, [entry, ...process.argv.slice(2)], { stdio: "inherit" });
+  if (r.error) {
+    process.stderr.write(`vq: cannot start bun: ${r.error.message}\n`);
+    process.exit(1);
+  }
+  process.exit(r.status ?? 1);
+}

@@ -1,0 +1,245 @@
+import { PIXEL_FORMATS, VqError, type PixelFormat } from "@vq/core";
+
+export type Backend = "cpu" | "gpu" | "auto";
+export type OutputFormat = "xml" | "json" | "csv" | "sub";
+
+export interface FeatureRequest {
+  name: string;
+  options: Record<string, string>;
+}
+
+export interface CliSettings {
+  reference?: string;
+  distorted?: string;
+  width?: number;
+  height?: number;
+  pixelFormat?: PixelFormat;
+  bitDepth?: number;
+  features: FeatureRequest[];
+  models: string[];
+  noPrediction: boolean;
+  output?: string;
+  outputFormat?: OutputFormat;
+  quiet: boolean;
+  backend: Backend;
+  precision: number | "max";
+  frameCount?: number;
+  skipRef: number;
+  skipDist: number;
+  subsample: number;
+  threads: number;
+  help: boolean;
+  version: boolean;
+}
+
+interface Spec {
+  long: string;
+  short?: string;
+  value: boolean;
+}
+
+const SPECS: Spec[] = [
+  { long: "reference", short: "r", value: true },
+  { long: "distorted", short: "d", value: true },
+  { long: "width", short: "w", value: true },
+  { long: "height", short: "h", value: true },
+  { long: "pixel_format", short: "p", value: true },
+  { long: "bitdepth", short: "b", value: true },
+  { long: "model", short: "m", value: true },
+  { long: "output", short: "o", value: true },
+  { long: "xml", value: false },
+  { long: "json", value: false },
+  { long: "csv", value: false },
+  { long: "sub", value: false },
+  { long: "threads", value: true },
+  { long: "feature", value: true },
+  { long: "subsample", value: true },
+  { long: "frame_cnt", value: true },
+  { long: "frame_skip_ref", value: true },
+  { long: "frame_skip_dist", value: true },
+  { long: "no_prediction", short: "n", value: false },
+  { long: "version", short: "v", value: false },
+  { long: "quiet", short: "q", value: false },
+  { long: "backend", value: true },
+  { long: "precision", value: true },
+  { long: "help", value: false },
+];
+
+export const USAGE = `Usage: vq [options]
+
+Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
+
+  -r, --reference PATH        reference .y4m or .yuv
+  -d, --distorted PATH        distorted .y4m or .yuv
+  -w, --width N               width (raw .yuv)
+  -h, --height N              height (raw .yuv)
+  -p, --pixel_format F        420, 422, 444 or 400 (raw .yuv)
+  -b, --bitdepth N            8, 10, 12 or 16 (raw .yuv)
+      --feature NAME[=opt=val:opt=val]
+                              add a feature extractor (e.g. psnr=enable_mse=true)
+  -m, --model version=NAME|path=FILE[:name=..:enable_transform=true:disable_clip=true]
+  -n, --no_prediction         features only, no VMAF model
+  -o, --output PATH           write results here (default: standard output)
+      --xml | --json | --csv | --sub
+                              output format (default: xml, like libvmaf)
+      --precision N|max       digits after the point (default 6); max = round-trip exact
+      --backend cpu|gpu|auto  where to compute (default auto: the GPU if an adapter exists)
+      --frame_cnt N           score at most N frames
+      --frame_skip_ref N      skip the first N reference frames
+      --frame_skip_dist N     skip the first N distorted frames
+      --subsample N           write and pool every N-th frame
+      --threads N             CPU worker threads
+  -q, --quiet                 no progress on the terminal
+  -v, --version               print the version
+      --help                  this text
+`;
+
+function parseUnsigned(option: string, value: string, min = 0): number {
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new VqError(`invalid argument "${value}" for --${option}: expected ${min > 0 ? "a positive" : "a non-negative"} integer`);
+  }
+  return Number(value);
+}
+
+/** `name=opt=val:opt=val` as libvmaf's --feature takes it. */
+export function parseFeatureArgument(arg: string): FeatureRequest {
+  const eq = arg.indexOf("=");
+  const name = eq < 0 ? arg : arg.slice(0, eq);
+  if (!name) throw new VqError(`invalid --feature "${arg}": no feature name`);
+  const options: Record<string, string> = {};
+  if (eq >= 0) {
+    for (const kv of arg.slice(eq + 1).split(":")) {
+      const [key, value, ...rest] = kv.split("=");
+      if (!key || value === undefined || rest.length) {
+        throw new VqError(`invalid --feature "${arg}": bad option "${kv}" (expected opt=value)`);
+      }
+      options[key] = value;
+    }
+  }
+  return { name, options };
+}
+
+export function parseArgs(argv: readonly string[]): CliSettings {
+  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    let spec: Spec | undefined;
+    let value: string | undefined;
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      spec = SPECS.find((x) => x.long === name);
+      if (!spec) throw new VqError(`unknown option ${arg} (see vq --help)`);
+      if (eq >= 0) {
+        if (!spec.value) throw new VqError(`option --${spec.long} takes no value`);
+        value = arg.slice(eq + 1);
+      }
+    } else if (arg.startsWith("-") && arg.length > 1) {
+      spec = SPECS.find((x) => x.short === arg[1]);
+      if (!spec) throw new VqError(`unknown option ${arg} (see vq --help)`);
+      if (arg.length > 2) {
+        if (!spec.value) throw new VqError(`option -${arg[1]} takes no value`);
+        value = arg.slice(2);
+      }
+    } else {
+      throw new VqError(`unexpected argument "${arg}" (see vq --help)`);
+    }
+    if (spec.value && value === undefined) {
+      value = argv[++i];
+      if (value === undefined) throw new VqError(`option --${spec.long} needs a value`);
+    }
+    const v = value ?? "";
+    switch (spec.long) {
+      case "reference":
+        s.reference = v;
+        break;
+      case "distorted":
+        s.distorted = v;
+        break;
+      case "width":
+        s.width = parseUnsigned("width", v, 1);
+        break;
+      case "height":
+        s.height = parseUnsigned("height", v, 1);
+        break;
+      case "pixel_format":
+        if (!PIXEL_FORMATS.includes(v as PixelFormat)) throw new VqError(`invalid argument "${v}" for --pixel_format: expected 420, 422, 444 or 400`);
+        s.pixelFormat = v as PixelFormat;
+        break;
+      case "bitdepth": {
+        const b = parseUnsigned("bitdepth", v, 8);
+        if (b > 16) throw new VqError(`invalid argument "${v}" for --bitdepth: expected 8 to 16`);
+        s.bitDepth = b;
+        break;
+      }
+      case "model":
+        s.models.push(v);
+        break;
+      case "output":
+        s.output = v;
+        break;
+      case "xml":
+      case "json":
+      case "csv":
+      case "sub":
+        s.outputFormat = spec.long;
+        break;
+      case "threads":
+        s.threads = parseUnsigned("threads", v, 1);
+        break;
+      case "feature":
+        s.features.push(parseFeatureArgument(v));
+        break;
+      case "subsample":
+        s.subsample = parseUnsigned("subsample", v, 1);
+        break;
+      case "frame_cnt":
+        s.frameCount = parseUnsigned("frame_cnt", v, 1);
+        break;
+      case "frame_skip_ref":
+        s.skipRef = parseUnsigned("frame_skip_ref", v);
+        break;
+      case "frame_skip_dist":
+        s.skipDist = parseUnsigned("frame_skip_dist", v);
+        break;
+      case "no_prediction":
+        s.noPrediction = true;
+        break;
+      case "version":
+        s.version = true;
+        break;
+      case "quiet":
+        s.quiet = true;
+        break;
+      case "backend":
+        if (v !== "cpu" && v !== "gpu" && v !== "auto") throw new VqError(`invalid argument "${v}" for --backend: expected cpu, gpu or auto`);
+        s.backend = v;
+        break;
+      case "precision":
+        if (v === "max") s.precision = "max";
+        else {
+          const p = parseUnsigned("precision", v);
+          if (p > 17) throw new VqError(`invalid argument "${v}" for --precision: expected 0 to 17 or max`);
+          s.precision = p;
+        }
+        break;
+      case "help":
+        s.help = true;
+        break;
+    }
+  }
+  if (s.help || s.version) return s;
+  if (!s.reference) throw new VqError("the reference video (-r/--reference) is required");
+  if (!s.distorted) throw new VqError("the distorted video (-d/--distorted) is required");
+  return s;
+}
+
+/** Raw YUV when any of the raw-format options is given (as libvmaf decides), or by extension. */
+export function rawFormatFor(s: CliSettings, path: string): { width: number; height: number; pixelFormat: PixelFormat; bitDepth: number } | undefined {
+  const given = s.width !== undefined || s.height !== undefined || s.pixelFormat !== undefined || s.bitDepth !== undefined;
+  if (!given && !/\.yuv$/i.test(path)) return undefined;
+  if (s.width === undefined || s.height === undefined || s.pixelFormat === undefined || s.bitDepth === undefined) {
+    throw new VqError(`${path}: raw YUV input needs --width, --height, --pixel_format and --bitdepth`);
+  }
+  return { width: s.width, height: s.height, pixelFormat: s.pixelFormat, bitDepth: s.bitDepth };
+}

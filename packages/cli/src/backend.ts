@@ -1,0 +1,41 @@
+import { CompositeBackend, CpuBackend, VqError, type ExtractionBackend } from "@vq/core";
+import { GpuBackend, isNoAdapterError, sharedGpu, type GpuContext } from "@vq/gpu-core";
+import type { Backend } from "./args.ts";
+import type { ResolvedFeature } from "./features.ts";
+
+export interface BackendChoice {
+  backend: ExtractionBackend;
+  /** What to tell the user about the choice (fallbacks), if anything. */
+  notes: string[];
+}
+
+/**
+ * cpu: every extractor on the CPU. gpu: extractors with a GPU twin on the GPU (one
+ * upload per frame shared by all), the rest on the CPU. auto: gpu when an adapter
+ * exists, else cpu, and says so.
+ */
+export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], acquire: () => Promise<GpuContext> = () => sharedGpu()): Promise<BackendChoice> {
+  const notes: string[] = [];
+  const cpuOnly = () => new CpuBackend(features.map((f) => f.entry.cpu(f.options)));
+  if (kind === "cpu") return { backend: cpuOnly(), notes };
+  let gpu: GpuContext;
+  try {
+    gpu = await acquire();
+  } catch (e) {
+    if (kind === "auto" && isNoAdapterError(e)) {
+      notes.push(`${(e as Error).message.split(".")[0]}; computing on the CPU`);
+      return { backend: cpuOnly(), notes };
+    }
+    throw e;
+  }
+  const onGpu = features.filter((f) => f.entry.gpu);
+  const onCpu = features.filter((f) => !f.entry.gpu);
+  if (onCpu.length && kind === "gpu") {
+    notes.push(`no GPU implementation yet for ${onCpu.map((f) => f.entry.definition.name).join(", ")}: computed on the CPU`);
+  }
+  const backends: ExtractionBackend[] = [];
+  if (onGpu.length) backends.push(new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options))));
+  if (onCpu.length) backends.push(new CpuBackend(onCpu.map((f) => f.entry.cpu(f.options))));
+  if (!backends.length) throw new VqError("nothing to compute: give --feature or a model");
+  return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), notes };
+}

@@ -1,0 +1,28 @@
+import { VqError, type FeatureEntry, type OptionValues } from "@vq/core";
+import type { GpuStage } from "@vq/gpu-core";
+import { psnrFeature } from "@vq/psnr";
+import type { FeatureRequest } from "./args.ts";
+
+/** Every feature extractor vq has, by libvmaf's name. */
+export const FEATURES: ReadonlyMap<string, FeatureEntry<any, GpuStage>> = new Map<string, FeatureEntry<any, GpuStage>>([[psnrFeature.definition.name, psnrFeature]]);
+
+export interface ResolvedFeature {
+  entry: FeatureEntry<any, GpuStage>;
+  options: OptionValues<any>;
+}
+
+/** Validates `--feature` requests; identical requests collapse into one (libvmaf does the same). */
+export function resolveFeatures(requests: readonly FeatureRequest[]): ResolvedFeature[] {
+  const seen = new Set<string>();
+  const out: ResolvedFeature[] = [];
+  for (const r of requests) {
+    const entry = FEATURES.get(r.name);
+    if (!entry) throw new VqError(`unknown feature "${r.name}" (available: ${[...FEATURES.keys()].join(", ")})`);
+    const options = entry.definition.options.parseStrings(r.options);
+    const key = `${r.name}:${JSON.stringify(options)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ entry, options });
+  }
+  return out;
+}

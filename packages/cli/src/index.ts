@@ -1,0 +1,6 @@
+export { main } from "./main.ts";
+export type { CliIo } from "./main.ts";
+export { parseArgs, parseFeatureArgument, USAGE } from "./args.ts";
+export type { CliSettings, FeatureRequest, Backend, OutputFormat } from "./args.ts";
+export { FEATURES, resolveFeatures } from "./features.ts";
+export { chooseBackend } from "./backend.ts";
