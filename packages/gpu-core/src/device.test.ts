@@ -1,0 +1,71 @@
+import { describe, expect, test } from "bun:test";
+import { computePipeline, pipelineCacheSize } from "./pipeline-cache.ts";
+import { retainedInstanceCount } from "./device.ts";
+import { BufferPool } from "./buffer-pool.ts";
+import { gpuForTests } from "./testing.ts";
+
+const gpu = await gpuForTests();
+
+const DOUBLE = {
+  label: "test double",
+  code: `@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3u) {
+  if (id.x < arrayLength(&v)) { v[id.x] = v[id.x] * 2u + 1u; }
+}`,
+};
+
+async function roundTrip(device: GPUDevice, input: Uint32Array): Promise<Uint32Array> {
+  const storage = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(storage, 0, input);
+  const pipeline = computePipeline(device, DOUBLE);
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: storage } }] }));
+  pass.dispatchWorkgroups(Math.ceil(input.length / 64));
+  pass.end();
+  encoder.copyBufferToBuffer(storage, 0, readback, 0, input.byteLength);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const out = new Uint32Array(readback.getMappedRange().slice(0));
+  readback.unmap();
+  storage.destroy();
+  readback.destroy();
+  return out;
+}
+
+describe.skipIf(!gpu)("gpu-core", () => {
+  test("survives garbage collection between GPU completions (Bun + Dawn)", async () => {
+    const input = Uint32Array.from({ length: 1000 }, (_, i) => i);
+    for (let round = 0; round < 5; round++) {
+      Bun.gc(true);
+      const out = await roundTrip(gpu!.device, input);
+      expect(out[999]).toBe(999 * 2 + 1);
+    }
+    expect(retainedInstanceCount()).toBeGreaterThanOrEqual(1);
+  });
+
+  test("builds a pipeline once per kernel and device", () => {
+    const a = computePipeline(gpu!.device, DOUBLE);
+    const n = pipelineCacheSize(gpu!.device);
+    const b = computePipeline(gpu!.device, DOUBLE);
+    expect(b).toBe(a);
+    expect(pipelineCacheSize(gpu!.device)).toBe(n);
+    computePipeline(gpu!.device, { ...DOUBLE, code: DOUBLE.code + "\n// variant" });
+    expect(pipelineCacheSize(gpu!.device)).toBe(n + 1);
+  });
+
+  test("reuses buffers by size and usage", () => {
+    const pool = new BufferPool(gpu!.device);
+    const usage = GPUBufferUsage.STORAGE;
+    for (let i = 0; i < 10; i++) {
+      const a = pool.acquire(1024, usage);
+      const b = pool.acquire(2048, usage);
+      pool.release(a);
+      pool.release(b);
+    }
+    expect(pool.createdCount).toBe(2);
+    pool.destroy();
+  });
+});
