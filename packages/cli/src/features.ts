@@ -1,13 +1,13 @@
-import { VqError, type FeatureEntry, type OptionValues } from "@vq/core";
-import type { GpuStage } from "@vq/gpu-core";
+import { VqError, type OptionValues } from "@vq/core";
+import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { psnrFeature } from "@vq/psnr";
 import type { FeatureRequest } from "./args.ts";
 
 /** Every feature extractor vq has, by libvmaf's name. */
-export const FEATURES: ReadonlyMap<string, FeatureEntry<any, GpuStage>> = new Map<string, FeatureEntry<any, GpuStage>>([[psnrFeature.definition.name, psnrFeature]]);
+export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>([[psnrFeature.definition.name, psnrFeature]]);
 
 export interface ResolvedFeature {
-  entry: FeatureEntry<any, GpuStage>;
+  entry: GpuFeatureEntry;
   options: OptionValues<any>;
 }
 

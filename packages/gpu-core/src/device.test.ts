@@ -14,7 +14,7 @@ const DOUBLE = {
 }`,
 };
 
-async function roundTrip(device: GPUDevice, input: Uint32Array): Promise<Uint32Array> {
+async function roundTrip(device: GPUDevice, input: Uint32Array<ArrayBuffer>): Promise<Uint32Array> {
   const storage = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   const readback = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(storage, 0, input);

@@ -1,4 +1,4 @@
-import { alignUp, type FeatureCollector, type PictureFormat, type PicturePair, type PlaneLayout, VqError, packedLayout } from "@vq/core";
+import { alignUp, type FeatureCollector, type FeatureEntry, type OptionDef, type PictureFormat, type PicturePair, type PlaneLayout, VqError, packedLayout } from "@vq/core";
 import type { GpuContext } from "./device.ts";
 
 /** A frame pair on the GPU: the reference and distorted frame buffers, uploaded once. */
@@ -212,3 +212,6 @@ function toVqError(e: unknown): VqError {
   const message = e instanceof Error ? e.message : String(e);
   return new VqError(`GPU failure: ${message}`, { cause: e });
 }
+
+/** A metric whose GPU twin is a GpuStage. */
+export type GpuFeatureEntry<T extends Record<string, OptionDef> = any> = FeatureEntry<T, GpuStage>;

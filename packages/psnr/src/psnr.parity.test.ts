@@ -14,7 +14,7 @@ import { PsnrGpu } from "./psnr-gpu.ts";
  * glibc's: there 1e-12 relative is allowed, and the count of such values is reported.
  */
 const gpu = await gpuForTests();
-const RUNS = [
+const RUNS: { run: string; options: Record<string, string> }[] = [
   { run: "all", options: {} },
   { run: "debug", options: { enable_mse: "true" } },
 ];
