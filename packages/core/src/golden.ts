@@ -53,9 +53,18 @@ export interface LibvmafJson {
   aggregate_metrics: Record<string, number | null>;
 }
 
+/**
+ * Every golden pair, or those named in $VQ_GOLDEN_PAIRS (comma-separated): the GPU
+ * machine gets only the vectors that fit in what travels there.
+ */
 export function goldenPairs(): GoldenPair[] {
   const manifest = JSON.parse(readFileSync(join(goldenDir(), "manifest.json"), "utf8"));
-  return manifest.pairs as GoldenPair[];
+  const pairs = manifest.pairs as GoldenPair[];
+  const only = process.env.VQ_GOLDEN_PAIRS?.split(",").filter(Boolean);
+  if (!only?.length) return pairs;
+  const unknown = only.filter((n) => !pairs.some((p) => p.pair === n));
+  if (unknown.length) throw new Error(`VQ_GOLDEN_PAIRS names unknown pairs: ${unknown.join(", ")}`);
+  return pairs.filter((p) => only.includes(p.pair));
 }
 
 export function goldenPath(relative: string): string {
