@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { FeatureCollector, VqError } from "@vq/core";
+import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
+import { loadBuiltInModel } from "./built-in-models.ts";
+import { modelScoreKeys, scoreModels } from "./score-models.ts";
+
+const golden = goldenOutput(goldenRun(goldenPairs()[0]!, "all"), true);
+
+/** The golden run's features (no model score). */
+function features(): FeatureCollector {
+  const c = new FeatureCollector();
+  for (const f of golden.frames) for (const [k, v] of Object.entries(f.metrics)) if (k !== "vmaf") c.append(k, f.frameNum, v ?? Infinity);
+  return c;
+}
+
+describe("scoreModels", () => {
+  test("models first, then bootstrap collections, in libvmaf's key order", async () => {
+    const b = await loadBuiltInModel("vmaf_b_v0.6.3", { name: "b" });
+    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const c = features();
+    scoreModels([b, v], c, { frameCount: golden.frames.length });
+    const written = c.names().filter((k) => k === "vmaf" || k.startsWith("b"));
+    expect(written).toEqual(["b", "vmaf", ...b.bootstrap!.models.map((m) => m.name), "b_bagging", "b_stddev", "b_ci_p95_lo", "b_ci_p95_hi"]);
+    expect(modelScoreKeys([b, v])).toEqual(written);
+    for (const f of golden.frames) expect(c.get("vmaf", f.frameNum)).toBe(f.metrics.vmaf!);
+  });
+
+  test("subsample scores every n-th frame only, with the same values", async () => {
+    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const c = features();
+    scoreModels([v], c, { frameCount: golden.frames.length, subsample: 5 });
+    for (const f of golden.frames) expect(c.get("vmaf", f.frameNum)).toBe(f.frameNum % 5 === 0 ? f.metrics.vmaf! : undefined);
+  });
+
+  test("two models with one name, or a name a feature has, are refused", async () => {
+    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const neg = await loadBuiltInModel("vmaf_v0.6.1neg");
+    expect(() => scoreModels([v, neg], features(), { frameCount: 1 })).toThrow('two models write the score "vmaf": give each model its own name=');
+    const clash = await loadBuiltInModel("vmaf_v0.6.1", { name: "integer_adm2" });
+    expect(() => scoreModels([clash], features(), { frameCount: 1 })).toThrow('the score "integer_adm2" already exists as a feature');
+  });
+
+  test("a missing feature names the model, the key and the frame", async () => {
+    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const c = new FeatureCollector();
+    c.append("integer_adm2", 0, 0.9);
+    const e = (() => {
+      try {
+        scoreModels([v], c, { frameCount: 1 });
+      } catch (x) {
+        return x as VqError;
+      }
+    })();
+    expect(e).toBeInstanceOf(VqError);
+    expect(e!.message).toBe("model vmaf (built-in model vmaf_v0.6.1): no feature integer_motion2 at frame 0");
+  });
+});

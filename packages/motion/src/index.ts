@@ -1,0 +1,32 @@
+import type { FeatureEntry } from "@vq/core";
+import { motionDefinition } from "./definition.ts";
+import { MotionCpu } from "./motion-cpu.ts";
+import { floatMotionDefinition } from "./float-definition.ts";
+import { FloatMotionCpu } from "./float-motion-cpu.ts";
+
+export { motionDefinition, motionOptions, motionFeatureNames, motionFrameDistance, MOTION_FEATURES } from "./definition.ts";
+export type { MotionOptions, MotionFeatureNames } from "./definition.ts";
+export { MotionCpu, createMotionCpu, sadScore } from "./motion-cpu.ts";
+export { blurColumns, motionSad, MOTION_FILTER } from "./motion-sad.ts";
+export { motionBlend, clipMotion } from "./motion-blend.ts";
+export { writeMotion2And3 } from "./motion-temporal.ts";
+export { ColumnHistory } from "./column-history.ts";
+export type { BlurredColumns } from "./column-history.ts";
+
+/** What the CLI and the scoring pipeline need to run libvmaf's integer motion. */
+export const motionFeature: FeatureEntry<typeof motionDefinition.options.defs> = {
+  definition: motionDefinition,
+  cpu: (options) => new MotionCpu(options),
+};
+
+export { floatMotionDefinition, floatMotionOptions, floatMotionFeatureNames, FLOAT_MOTION_FEATURES } from "./float-definition.ts";
+export type { FloatMotionOptions, FloatMotionFeatureNames } from "./float-definition.ts";
+export { FloatMotionCpu, createFloatMotionCpu } from "./float-motion-cpu.ts";
+export { blurFloat, copyToFloat, floatMotionFilter } from "./float-blur.ts";
+export { floatSad, floatSadWithScale1, halfScaleBilinear, halfSize } from "./float-sad.ts";
+
+/** libvmaf's float_motion (the float twin of motion: motion, motion2, motion3). */
+export const floatMotionFeature: FeatureEntry<typeof floatMotionDefinition.options.defs> = {
+  definition: floatMotionDefinition,
+  cpu: (options) => new FloatMotionCpu(options),
+};
