@@ -1,10 +1,13 @@
 import { VqError, type OptionValues } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
+import { floatMotionFeature, motionFeature } from "@vq/motion";
 import { psnrFeature } from "@vq/psnr";
 import type { FeatureRequest } from "./args.ts";
 
 /** Every feature extractor vq has, by libvmaf's name. */
-export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>([[psnrFeature.definition.name, psnrFeature]]);
+export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>(
+  [psnrFeature, motionFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
+);
 
 export interface ResolvedFeature {
   entry: GpuFeatureEntry;
@@ -18,6 +21,7 @@ export function resolveFeatures(requests: readonly FeatureRequest[]): ResolvedFe
   for (const r of requests) {
     const entry = FEATURES.get(r.name);
     if (!entry) throw new VqError(`unknown feature "${r.name}" (available: ${[...FEATURES.keys()].join(", ")})`);
+    // Identical runs collapse, as libvmaf keys them: the name plus non-default feature parameters and options.
     const options = entry.definition.options.parseStrings(r.options);
     const key = `${r.name}:${JSON.stringify(options)}`;
     if (seen.has(key)) continue;

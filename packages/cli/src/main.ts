@@ -1,9 +1,11 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, basename } from "node:path";
-import { isVqError, RawYuvReader, scoreVideos, VqError, writeCsv, writeJson, writeSub, writeXml, Y4mReader, type VideoReader } from "@vq/core";
+import { CompositeBackend, isVqError, RawYuvReader, scoreVideos, VqError, writeCsv, writeJson, writeSub, writeXml, Y4mReader, type VideoReader } from "@vq/core";
 import { parseArgs, rawFormatFor, USAGE, type CliSettings } from "./args.ts";
 import { chooseBackend } from "./backend.ts";
 import { resolveFeatures } from "./features.ts";
+import { loadModels, modelFeatureRequests } from "./models.ts";
+import { scoreModels } from "@vq/model";
 import { VERSION } from "./version.ts";
 
 export interface CliIo {
@@ -43,11 +45,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   const s = parseArgs(argv);
   if (s.help) return io.stdout(USAGE);
   if (s.version) return io.stdout(`vq ${VERSION}\n`);
-  if (!s.noPrediction) {
-    throw new VqError(`VMAF models are not available in this version of vq yet; give -n/--no_prediction and the features to compute (--feature psnr)`);
-  }
-  const features = resolveFeatures(s.features);
-  if (!features.length) throw new VqError("nothing to compute: give at least one --feature (e.g. --feature psnr)");
+  const models = s.noPrediction ? [] : await loadModels(s.models);
+  const features = resolveFeatures([...modelFeatureRequests(models), ...s.features]);
+  if (!features.length) throw new VqError("nothing to compute: give at least one --feature (e.g. --feature psnr) or a model");
   const readers: VideoReader[] = [];
   try {
     readers.push(await openVideo(s, s.reference!));
@@ -62,7 +62,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       frameCount: s.frameCount,
       skipRef: s.skipRef,
       skipDist: s.skipDist,
-      featureOrder: features.flatMap((f) => f.entry.definition.providedFeatures(f.options, ref.format)),
+      // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
+      featureOrder: backend instanceof CompositeBackend ? features.flatMap((f) => f.entry.definition.providedFeatures(f.options, ref.format)) : undefined,
       onWarning: (m) => io.stderr(`vq: ${m}\n`),
       onFrame: progress
         ? (n) => {
@@ -72,6 +73,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
         : undefined,
     });
     if (progress) io.stderr("\n");
+    scoreModels(models, result.collector, { frameCount: result.frames, subsample: s.subsample });
     const fps = result.frames / ((performance.now() - t0) / 1000);
     const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps };
     let text: string;
