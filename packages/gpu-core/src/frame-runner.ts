@@ -151,13 +151,17 @@ export class GpuFrameRunner {
     this.tail = slot.done = this.tail
       .then(() => mappedForRead)
       .then(() => {
-        const words = new Uint32Array(slot.readback.getMappedRange().slice(0));
-        slot.readback.unmap();
-        this.stages.forEach((s, i) => {
-          const at = this.offsets[i]! / 4;
-          s.collect(words.subarray(at, at + s.resultWords), index, collector);
-        });
-        if (labels.length) this.addTimes(words, labels);
+        // Read straight from the mapped range (no copy), then hand the buffer back.
+        const words = new Uint32Array(slot.readback.getMappedRange());
+        try {
+          this.stages.forEach((s, i) => {
+            const at = this.offsets[i]! / 4;
+            s.collect(words.subarray(at, at + s.resultWords), index, collector);
+          });
+          if (labels.length) this.addTimes(words, labels);
+        } finally {
+          slot.readback.unmap();
+        }
       })
       .catch((e) => {
         this.failure ??= e;

@@ -47,6 +47,12 @@ describe("psnr on the GPU", async () => {
     expect(collector.get("mse_y", 0)! * format.width * format.height).toBeGreaterThan(2 ** 32);
   });
 
+  test.skipIf(!gpu?.hasTimestamps)("GPU timestamps attribute time to each kernel when profiling", async () => {
+    const backend = new GpuBackend(gpu!, [new PsnrGpu(psnrOptions.defaults)], { profile: true });
+    await scoreVideos(syntheticReader("a", 4, 1), syntheticReader("b", 4, 2), backend);
+    expect(backend.runner.gpuTimeNs.get("psnr sse")).toBeGreaterThan(0);
+  });
+
   test.skipIf(!gpu)("a device lost mid-run ends in a clear error, not a hang", async () => {
     const lost = gpu!;
     const run = scoreVideos(
