@@ -2,11 +2,12 @@ import { VqError, type OptionValues } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { floatMotionFeature, motionFeature } from "@vq/motion";
 import { psnrFeature } from "@vq/psnr";
+import { floatVifFeature, vifFeature } from "@vq/vif";
 import type { FeatureRequest } from "./args.ts";
 
 /** Every feature extractor vq has, by libvmaf's name. */
 export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>(
-  [psnrFeature, motionFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
+  [psnrFeature, vifFeature, motionFeature, floatVifFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
 );
 
 export interface ResolvedFeature {

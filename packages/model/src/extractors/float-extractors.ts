@@ -62,7 +62,7 @@ export const floatVif: ModelExtractor = {
     vif_scale1_min_val: { type: "double", default: 0.0, min: 0, max: 1, alias: "s1miv", featureParam: true, help: "lower clip of scale 1" },
     vif_scale2_min_val: { type: "double", default: 0.0, min: 0, max: 1, alias: "s2miv", featureParam: true, help: "lower clip of scale 2" },
     vif_scale3_min_val: { type: "double", default: 0.0, min: 0, max: 1, alias: "s3miv", featureParam: true, help: "lower clip of scale 3" },
-    vif_prescale_method: { type: "string", default: "nearest", alias: "pm", featureParam: true, help: "scaling method of the frame" },
+    vif_prescale_method: { type: "string", default: "nearest", choices: ["nearest", "bilinear", "bicubic", "lanczos4"], alias: "pm", featureParam: true, help: "scaling method of the frame" },
     vif_sigma_nsq: { type: "double", default: 2.0, min: 0, max: 5, alias: "snsq", featureParam: true, help: "neural noise variance" },
     vif_skip_scale0: { type: "bool", default: false, alias: "ssclz", featureParam: true, help: "skip scale 0" },
   }),

@@ -1,0 +1,34 @@
+import type { FeatureEntry } from "@vq/core";
+import { vifDefinition } from "./definition.ts";
+import { VifCpu } from "./vif-cpu.ts";
+import { floatVifDefinition } from "./float-vif-definition.ts";
+import { FloatVifCpu } from "./float-vif-cpu.ts";
+
+export { vifDefinition, vifOptions, vifFeatureNames, VIF_FEATURES, VIF_MIN_SIZE, DEFAULT_VIF_ENHN_GAIN_LIMIT } from "./definition.ts";
+export type { VifOptions, VifFeatureNames } from "./definition.ts";
+export { VifCpu, createVifCpu } from "./vif-cpu.ts";
+export { VifScaleStatistic } from "./vif-statistic.ts";
+export { VifDecimator } from "./vif-decimate.ts";
+export { VifWorkspace } from "./vif-workspace.ts";
+export { writeVifScores } from "./vif-scores.ts";
+export { createLog2Table, fixedLog2 } from "./log2-table.ts";
+export { VIF_FILTERS, VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
+
+/** What the CLI and the scoring pipeline need to run vif. */
+export const vifFeature: FeatureEntry<typeof vifDefinition.options.defs> = {
+  definition: vifDefinition,
+  cpu: (options) => new VifCpu(options),
+};
+
+export { floatVifDefinition, floatVifOptions, floatVifFeatureNames, FLOAT_VIF_FEATURES } from "./float-vif-definition.ts";
+export type { FloatVifOptions, FloatVifFeatureNames } from "./float-vif-definition.ts";
+export { FloatVifCpu, createFloatVifCpu } from "./float-vif-cpu.ts";
+export { floatVifFilter, floatVifFilterSize } from "./float-vif-kernel.ts";
+export { log2fApprox } from "./float-log2.ts";
+export { writeFloatVifScores } from "./float-vif-scores.ts";
+
+/** libvmaf's `float_vif` (vif_scale0..3), for the CLI and the scoring pipeline. */
+export const floatVifFeature: FeatureEntry<typeof floatVifDefinition.options.defs> = {
+  definition: floatVifDefinition,
+  cpu: (options) => new FloatVifCpu(options),
+};

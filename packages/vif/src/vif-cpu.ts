@@ -1,0 +1,69 @@
+import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
+import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "./definition.ts";
+import { createLog2Table } from "./log2-table.ts";
+import { VifDecimator } from "./vif-decimate.ts";
+import { VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
+import { writeVifScores } from "./vif-scores.ts";
+import { VifScaleStatistic } from "./vif-statistic.ts";
+import { VifWorkspace } from "./vif-workspace.ts";
+
+interface VifState {
+  workspace: VifWorkspace;
+  statistic: VifScaleStatistic;
+  decimator: VifDecimator;
+}
+
+/** libvmaf's integer `vif` extractor on the CPU: everything is allocated in init, nothing per frame. */
+export class VifCpu implements FeatureExtractor<PicturePair> {
+  readonly definition = vifDefinition;
+  readonly names: VifFeatureNames;
+  private state?: VifState;
+  /** num, den per scale, as the floats libvmaf keeps. */
+  private readonly numDen = new Float32Array(2 * VIF_SCALES);
+
+  constructor(readonly options: VifOptions) {
+    this.names = vifFeatureNames(options);
+  }
+
+  init(format: PictureFormat): void {
+    vifDefinition.checkFormat?.(this.options, format);
+    const log2Table = createLog2Table();
+    this.state = {
+      workspace: new VifWorkspace(format.width, format.height),
+      statistic: new VifScaleStatistic(format.width, format.bitDepth, this.options.vif_enhn_gain_limit, log2Table),
+      decimator: new VifDecimator(format.width, format.bitDepth),
+    };
+  }
+
+  extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
+    const state = this.state;
+    if (!state) throw new Error("vif: extract before init");
+    const { workspace, statistic, decimator } = state;
+    const { origin, stride } = workspace;
+    let planes = workspace.load(frame.ref.planes[0]!, frame.dist.planes[0]!, VIF_FILTER_HALF[0]!);
+    let width = workspace.width;
+    let height = workspace.height;
+    for (let scale = 0; scale < VIF_SCALES; scale++) {
+      if (scale > 0) {
+        const next = scale & 1 ? workspace.pairs[1] : workspace.pairs[0];
+        decimator.run(planes, next, origin, stride, width, height, scale - 1);
+        planes = next;
+        width >>= 1;
+        height >>= 1;
+      }
+      if (scale === 0 && this.options.vif_skip_scale0) continue;
+      statistic.compute(planes.ref, planes.dis, origin, stride, width, height, scale, this.numDen);
+    }
+    writeVifScores(collector, index, this.names, this.options, this.numDen);
+  }
+
+  flush(_collector: FeatureCollector): void {}
+
+  close(): void {
+    this.state = undefined;
+  }
+}
+
+export function createVifCpu(options: Partial<VifOptions> = {}): VifCpu {
+  return new VifCpu(vifOptions.resolve(options));
+}
