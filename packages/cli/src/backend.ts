@@ -14,9 +14,14 @@ export interface BackendChoice {
  * upload per frame shared by all), the rest on the CPU. auto: gpu when an adapter
  * exists, else cpu, and says so.
  */
-export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], acquire: () => Promise<GpuContext> = () => sharedGpu()): Promise<BackendChoice> {
+export async function chooseBackend(
+  kind: Backend,
+  features: readonly ResolvedFeature[],
+  subsample = 1,
+  acquire: () => Promise<GpuContext> = () => sharedGpu(),
+): Promise<BackendChoice> {
   const notes: string[] = [];
-  const cpuOnly = () => new CpuBackend(features.map((f) => f.entry.cpu(f.options)));
+  const cpuOnly = () => new CpuBackend(features.map((f) => f.entry.cpu(f.options)), subsample);
   if (kind === "cpu") return { backend: cpuOnly(), notes };
   let gpu: GpuContext;
   try {
@@ -34,8 +39,8 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
     notes.push(`no GPU implementation yet for ${onCpu.map((f) => f.entry.definition.name).join(", ")}: computed on the CPU`);
   }
   const backends: ExtractionBackend[] = [];
-  if (onGpu.length) backends.push(new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options))));
-  if (onCpu.length) backends.push(new CpuBackend(onCpu.map((f) => f.entry.cpu(f.options))));
+  if (onGpu.length) backends.push(new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options)), { subsample }));
+  if (onCpu.length) backends.push(new CpuBackend(onCpu.map((f) => f.entry.cpu(f.options)), subsample));
   if (!backends.length) throw new VqError("nothing to compute: give --feature or a model");
   return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), notes };
 }

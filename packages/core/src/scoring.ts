@@ -17,14 +17,19 @@ export interface ExtractionBackend {
 
 export class CpuBackend implements ExtractionBackend {
   readonly name = "cpu";
-  constructor(private readonly extractors: readonly FeatureExtractor<PicturePair>[]) {}
+  /**
+   * @param subsample libvmaf's --subsample: extractors that are not temporal skip frames
+   *   whose index is not a multiple of it (temporal ones need every frame).
+   */
+  constructor(private readonly extractors: readonly FeatureExtractor<PicturePair>[], private readonly subsample = 1) {}
 
   async init(format: PictureFormat): Promise<void> {
     for (const e of this.extractors) await e.init(format);
   }
 
   async extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
-    for (const e of this.extractors) await e.extract(pair, index, collector);
+    const skip = this.subsample > 1 && index % this.subsample !== 0;
+    for (const e of this.extractors) if (!skip || e.definition.temporal) await e.extract(pair, index, collector);
   }
 
   async flush(collector: FeatureCollector): Promise<void> {

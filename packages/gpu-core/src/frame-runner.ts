@@ -24,6 +24,8 @@ export interface PassRecorder {
  */
 export interface GpuStage {
   readonly label: string;
+  /** Needs every frame (libvmaf's TEMPORAL flag): not skipped by subsampling. */
+  readonly temporal?: boolean;
   /** 32-bit words of results per frame. */
   readonly resultWords: number;
   init(gpu: GpuContext, format: PictureFormat): void | Promise<void>;
@@ -51,6 +53,8 @@ export interface FrameRunnerOptions {
   depth?: number;
   /** Record GPU timestamps per pass. */
   profile?: boolean;
+  /** libvmaf's --subsample: stages that are not temporal skip frames not a multiple of it. */
+  subsample?: number;
 }
 
 const STORAGE_ALIGN = 256;
@@ -137,7 +141,9 @@ export class GpuFrameRunner {
     const frame: GpuFrame = { index, ref: slot.ref, dist: slot.dist, format: this.format, planes: this.planes };
     this.passLabels = [];
     const passes: PassRecorder = { beginComputePass: (label) => this.beginPass(encoder, label) };
-    this.stages.forEach((s, i) => s.encode(encoder, passes, frame, slot.results, this.offsets[i]!));
+    const subsample = this.options.subsample ?? 1;
+    const active = this.stages.map((s) => subsample <= 1 || index % subsample === 0 || s.temporal === true);
+    this.stages.forEach((s, i) => active[i] && s.encode(encoder, passes, frame, slot.results, this.offsets[i]!));
     encoder.copyBufferToBuffer(slot.results, 0, slot.readback, 0, this.resultBytes);
     const labels = this.passLabels;
     if (this.querySet && this.queryBuffer && labels.length) {
@@ -155,6 +161,7 @@ export class GpuFrameRunner {
         const words = new Uint32Array(slot.readback.getMappedRange());
         try {
           this.stages.forEach((s, i) => {
+            if (!active[i]) return;
             const at = this.offsets[i]! / 4;
             s.collect(words.subarray(at, at + s.resultWords), index, collector);
           });

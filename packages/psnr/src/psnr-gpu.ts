@@ -16,6 +16,7 @@ export const PSNR_SSE_KERNEL = { label: "psnr sse", code: [frameWgsl, u64Wgsl, s
 export class PsnrGpu implements GpuStage {
   readonly definition = psnrDefinition;
   readonly label = "psnr";
+  readonly temporal = psnrDefinition.temporal;
   readonly resultWords = 6;
   private scorer?: PsnrScorer;
   private pipeline?: GPUComputePipeline;
