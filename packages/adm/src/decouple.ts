@@ -1,0 +1,203 @@
+import { filterRegion } from "./band-region.ts";
+import { int64ToFloat32, splitToFloat32 } from "./int64.ts";
+
+/**
+ * Decoupling: split the distorted detail bands into the part restored from the
+ * reference (r = clamp(t / o, 0, 1) * o, boosted up to the enhancement gain limit where
+ * the (h, v) orientation changed by less than 1 degree) and the additive impairment
+ * a = t - r. The ratio t / o is a multiplication by a Q30 reciprocal table.
+ */
+
+export interface Orientations<T> {
+  h: T;
+  v: T;
+  d: T;
+}
+
+/** cos(1 degree)^2 as the float libvmaf compares against. */
+const COS_1DEG_SQ = Math.fround(Math.cos(Math.PI / 180) * Math.cos(Math.PI / 180));
+const Q15 = 2 ** -15;
+const TWO_M16 = 2 ** -16;
+const LIMIT_26 = 2 ** 26;
+/** POW2[n] = 2^n and INV_POW2[n] = 2^-n for the shifts of ratio32 (no Math.pow in the loop). */
+const POW2 = Float64Array.from({ length: 33 }, (_, n) => 2 ** n);
+const INV_POW2 = Float64Array.from({ length: 33 }, (_, n) => 2 ** -n);
+
+/** libvmaf's div_lookup: round-toward-zero 2^30 / i for i in [-32768, 32768], index i + 32768. */
+export function divisionTable(): Int32Array {
+  const table = new Int32Array(65537);
+  for (let i = 1; i <= 32768; i++) {
+    const reciprocal = Math.trunc(1073741824 / i);
+    table[32768 + i] = reciprocal;
+    table[32768 - i] = -reciprocal;
+  }
+  return table;
+}
+
+/**
+ * Whether (oh, ov) and (th, tv) are less than 1 degree apart:
+ * u.v >= 0 and (u.v)^2 >= cos^2(1deg) |u|^2 |v|^2, with each int64 product rounded to
+ * float and divided by 4096 in double, as libvmaf does. Exact for products below 2^53.
+ */
+function angleFlag(otDp: number, oMagSq: number, tMagSq: number): boolean {
+  const dot = Math.fround(otDp) / 4096;
+  return dot >= 0 && dot * dot >= COS_1DEG_SQ * (Math.fround(oMagSq) / 4096) * (Math.fround(tMagSq) / 4096);
+}
+
+/**
+ * angleFlag for int32 coefficients whose products pass 2^53: each product is split at
+ * the first factor's 16th bit, u * s + v * t = X 2^16 + Y with X, Y exact, and the sum is
+ * rounded to float exactly once. (An int64 sum of squares wraps only for two INT_MIN.)
+ */
+function angleFlagSplit(oh: number, ov: number, th: number, tv: number): boolean {
+  if ((oh === -2147483648 && ov === -2147483648) || (th === -2147483648 && tv === -2147483648)) return angleFlagWide(oh, ov, th, tv);
+  const ohHi = Math.floor(oh * TWO_M16);
+  const ohLo = oh - ohHi * 65536;
+  const ovHi = Math.floor(ov * TWO_M16);
+  const ovLo = ov - ovHi * 65536;
+  const thHi = Math.floor(th * TWO_M16);
+  const thLo = th - thHi * 65536;
+  const tvHi = Math.floor(tv * TWO_M16);
+  const tvLo = tv - tvHi * 65536;
+  const dot = splitToFloat32(ohHi * th + ovHi * tv, ohLo * th + ovLo * tv) / 4096;
+  if (!(dot >= 0)) return false;
+  const o = splitToFloat32(ohHi * oh + ovHi * ov, ohLo * oh + ovLo * ov) / 4096;
+  const t = splitToFloat32(thHi * th + tvHi * tv, thLo * th + tvLo * tv) / 4096;
+  return dot * dot >= COS_1DEG_SQ * o * t;
+}
+
+/** angleFlag through BigInt, int64 wrap included. */
+function angleFlagWide(oh: number, ov: number, th: number, tv: number): boolean {
+  const [a, b, c, d] = [BigInt(oh), BigInt(ov), BigInt(th), BigInt(tv)];
+  const dot = int64ToFloat32(BigInt.asIntN(64, a * c + b * d)) / 4096;
+  const o = int64ToFloat32(BigInt.asIntN(64, a * a + b * b)) / 4096;
+  const t = int64ToFloat32(BigInt.asIntN(64, c * c + d * d)) / 4096;
+  return dot >= 0 && dot * dot >= COS_1DEG_SQ * o * t;
+}
+
+/** Clamped Q15 ratio t / o for int16 coefficients (scale 0). */
+function ratio16(o: number, t: number, div: Int32Array): number {
+  if (o === 0) return 32768;
+  const k = Math.floor((div[o + 32768]! * t + 16384) * Q15); // |product| < 2^45: exact
+  return k < 0 ? 0 : k > 32768 ? 32768 : k;
+}
+
+/**
+ * Clamped Q15 ratio for int32 coefficients: |o| >= 2^15 is first rounded to its top 15
+ * bits (get_best15_from32). The product is exact except when |o| < 2^15 and |t| >= 2^23,
+ * where |t / o| > 2^8 and the clamp gives 32768 or 0 whatever the rounding.
+ */
+function ratio32(o: number, t: number, div: Int32Array): number {
+  if (o === 0) return 32768;
+  const magnitude = Math.abs(o); // abs(INT_MIN) read as uint32 is 2^31, as here
+  let top15 = magnitude;
+  let shift = 0;
+  if (magnitude >= 32768) {
+    shift = 17 - Math.clz32(magnitude);
+    top15 = Math.floor((magnitude + POW2[shift - 1]!) * INV_POW2[shift]!);
+  }
+  // (1 << (14 + shift)) is an int: for shift 17 it is INT_MIN in libvmaf.
+  const round = shift === 17 ? -2147483648 : POW2[14 + shift]!;
+  const product = div[top15 + 32768]! * t * (o < 0 ? -1 : 1);
+  const k = Math.floor((product + round) * INV_POW2[15 + shift]!);
+  return k < 0 ? 0 : k > 32768 ? 32768 : k;
+}
+
+/** Restored coefficient: k * o in Q15, then the enhancement gain where the angle matched. */
+function restore(o: number, t: number, k: number, angle: boolean, gain: number, rst: number): number {
+  if (angle && k > 0) {
+    const boosted = rst * gain;
+    if (o > 0) return boosted < t ? Math.trunc(boosted) : t;
+    if (o < 0) return boosted > t ? Math.trunc(boosted) : t;
+  }
+  return rst;
+}
+
+/** Scale 0: int16 bands. */
+export function decoupleScale0(
+  ref: Orientations<Int16Array>,
+  dis: Orientations<Int16Array>,
+  restored: Orientations<Int16Array>,
+  additive: Orientations<Int16Array>,
+  w: number,
+  h: number,
+  stride: number,
+  gain: number,
+  div: Int32Array,
+): void {
+  const { left, top, right, bottom } = filterRegion(w, h);
+  // bands in locals: no property loads in the loop
+  const { h: refH, v: refV, d: refD } = ref;
+  const { h: disH, v: disV, d: disD } = dis;
+  const { h: resH, v: resV, d: resD } = restored;
+  const { h: addH, v: addV, d: addD } = additive;
+  for (let i = top; i < bottom; i++) {
+    for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
+      const oh = refH[x]!;
+      const ov = refV[x]!;
+      const od = refD[x]!;
+      const th = disH[x]!;
+      const tv = disV[x]!;
+      const td = disD[x]!;
+      const angle = angleFlag(oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv);
+      const kh = ratio16(oh, th, div);
+      const kv = ratio16(ov, tv, div);
+      const kd = ratio16(od, td, div);
+      const rh = restore(oh, th, kh, angle, gain, (kh * oh + 16384) >> 15);
+      const rv = restore(ov, tv, kv, angle, gain, (kv * ov + 16384) >> 15);
+      const rd = restore(od, td, kd, angle, gain, (kd * od + 16384) >> 15);
+      // int16 stores wrap like C's conversions
+      resH[x] = rh;
+      resV[x] = rv;
+      resD[x] = rd;
+      addH[x] = th - rh;
+      addV[x] = tv - rv;
+      addD[x] = td - rd;
+    }
+  }
+}
+
+/** Scales 1..3: int32 bands. */
+export function decoupleInt32(
+  ref: Orientations<Int32Array>,
+  dis: Orientations<Int32Array>,
+  restored: Orientations<Int32Array>,
+  additive: Orientations<Int32Array>,
+  w: number,
+  h: number,
+  stride: number,
+  gain: number,
+  div: Int32Array,
+): void {
+  const { left, top, right, bottom } = filterRegion(w, h);
+  // bands in locals: no property loads in the loop
+  const { h: refH, v: refV, d: refD } = ref;
+  const { h: disH, v: disV, d: disD } = dis;
+  const { h: resH, v: resV, d: resD } = restored;
+  const { h: addH, v: addV, d: addD } = additive;
+  for (let i = top; i < bottom; i++) {
+    for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
+      const oh = refH[x]!;
+      const ov = refV[x]!;
+      const od = refD[x]!;
+      const th = disH[x]!;
+      const tv = disV[x]!;
+      const td = disD[x]!;
+      const small = oh < LIMIT_26 && oh > -LIMIT_26 && ov < LIMIT_26 && ov > -LIMIT_26 && th < LIMIT_26 && th > -LIMIT_26 && tv < LIMIT_26 && tv > -LIMIT_26;
+      const angle = small ? angleFlag(oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv) : angleFlagSplit(oh, ov, th, tv);
+      const kh = ratio32(oh, th, div);
+      const kv = ratio32(ov, tv, div);
+      const kd = ratio32(od, td, div);
+      // k <= 2^15 and |o| <= 2^31: the products are exact
+      const rh = restore(oh, th, kh, angle, gain, Math.floor((kh * oh + 16384) * Q15));
+      const rv = restore(ov, tv, kv, angle, gain, Math.floor((kv * ov + 16384) * Q15));
+      const rd = restore(od, td, kd, angle, gain, Math.floor((kd * od + 16384) * Q15));
+      resH[x] = rh;
+      resV[x] = rv;
+      resD[x] = rd;
+      addH[x] = th - rh;
+      addV[x] = tv - rv;
+      addD[x] = td - rd;
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import type { Samples } from "@vq/core";
+import type { DwtIndices } from "./dwt-indices.ts";
+
+/**
+ * One level of libvmaf's fixed-point Daubechies-2 DWT. Filters (Q15):
+ * lo = {15826, 27411, 7345, -4240}, hi = {-4240, -7345, 27411, -15826}.
+ * Bands: a = lo V + lo H, v = lo V + hi H, h = hi V + lo H, d = hi V + hi H.
+ */
+
+export interface Bands16 {
+  a: Int16Array;
+  h: Int16Array;
+  v: Int16Array;
+  d: Int16Array;
+}
+
+export interface Bands32 {
+  a: Int32Array;
+  h: Int32Array;
+  v: Int32Array;
+  d: Int32Array;
+}
+
+/** Sum of the low-pass taps; the vertical pass subtracts sum * 2^(bits-1) to centre the input on 0. */
+const LO_SUM = 46342;
+
+/**
+ * libvmaf's x86 kernels (AVX2, AVX-512: the golden data came from the AVX-512 ones)
+ * compute the horizontal pass in chunks of outputs that read the taps 2j-1 .. 2j+2
+ * without mirroring. When the last output column falls in a chunk ((half - 1) divisible
+ * by the chunk's stride), its right taps run past the row into whatever follows it in
+ * libvmaf's tmp buffer: the next temporary row (lo -> hi -> lo of the distorted image ->
+ * hi of it), or for the last one stale values of an earlier pass. That column's band
+ * values, and through the a band the coarser scales, depend on it, so the same buffer
+ * layout is kept here (int16 [lo | hi] at scale 0, int32 [lo ref | hi ref | lo dis | hi
+ * dis] at scales 1..3, one ArrayBuffer for all scales and frames) with the same reads.
+ */
+export function vectorOvershoots(half: number, chunk: number): boolean {
+  return chunk > 0 && half > chunk && (half - 1) % chunk === 0;
+}
+
+/**
+ * Scale 0: pixels (8 to 16 bits) to int16 bands. Every intermediate is an int32 in
+ * libvmaf; JavaScript computes the exact sum and `>>` wraps it to int32 like the C code
+ * (only 16-bit input can exceed int32), int16 stores wrap like C's conversions.
+ * tmp16: the shared temporary buffer (lo row at 0, hi row at w).
+ */
+export function dwt2Scale0(
+  src: Samples,
+  srcStride: number,
+  w: number,
+  h: number,
+  bitDepth: number,
+  out: Bands16,
+  outStride: number,
+  tmp16: Int16Array,
+  rows: DwtIndices,
+  cols: DwtIndices,
+  lowOnly: boolean,
+  chunk: number,
+): void {
+  const shift = bitDepth === 8 ? 8 : bitDepth;
+  const round = 1 << (shift - 1);
+  const centre = LO_SUM * round - round; // subtract the offset, add the rounding term
+  const halfW = (w + 1) >> 1;
+  const halfH = (h + 1) >> 1;
+  const overshoot = !lowOnly && vectorOvershoots(halfW, chunk);
+  for (let i = 0; i < halfH; i++) {
+    const r0 = rows.tap0[i]! * srcStride;
+    const r1 = rows.tap1[i]! * srcStride;
+    const r2 = rows.tap2[i]! * srcStride;
+    const r3 = rows.tap3[i]! * srcStride;
+    if (lowOnly) {
+      for (let j = 0; j < w; j++) {
+        tmp16[j] = (15826 * src[r0 + j]! + 27411 * src[r1 + j]! + 7345 * src[r2 + j]! - 4240 * src[r3 + j]! - centre) >> shift;
+      }
+    } else {
+      for (let j = 0; j < w; j++) {
+        const s0 = src[r0 + j]!;
+        const s1 = src[r1 + j]!;
+        const s2 = src[r2 + j]!;
+        const s3 = src[r3 + j]!;
+        tmp16[j] = (15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 - centre) >> shift;
+        tmp16[w + j] = (-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + round) >> shift;
+      }
+    }
+    const row = i * outStride;
+    for (let j = 0; j < halfW; j++) {
+      // Interior outputs read 2j-1 .. 2j+2 directly; the first and the last two use the mirrored taps.
+      let k0: number;
+      let k1: number;
+      let k2: number;
+      let k3: number;
+      if ((j > 0 && j < halfW - 2) || (overshoot && j === halfW - 1)) {
+        k0 = 2 * j - 1;
+        k1 = k0 + 1;
+        k2 = k0 + 2;
+        k3 = k0 + 3;
+      } else {
+        k0 = cols.tap0[j]!;
+        k1 = cols.tap1[j]!;
+        k2 = cols.tap2[j]!;
+        k3 = cols.tap3[j]!;
+      }
+      let s0 = tmp16[k0]!;
+      let s1 = tmp16[k1]!;
+      let s2 = tmp16[k2]!;
+      let s3 = tmp16[k3]!;
+      out.a[row + j] = (15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + 32768) >> 16;
+      if (lowOnly) continue;
+      out.v[row + j] = (-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + 32768) >> 16;
+      s0 = tmp16[w + k0]!;
+      s1 = tmp16[w + k1]!;
+      s2 = tmp16[w + k2]!;
+      s3 = tmp16[w + k3]!;
+      out.h[row + j] = (15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + 32768) >> 16;
+      out.d[row + j] = (-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + 32768) >> 16;
+    }
+  }
+}
+
+// Rounding of scales 1..3 (libvmaf's adm_dwt2_s123_combined), indexed by scale - 1.
+const V_ROUND = [0, 32768, 32768];
+const V_SCALE = [1, 2 ** -16, 2 ** -16];
+const H_ROUND = [16384, 32768, 16384];
+const H_SCALE = [2 ** -15, 2 ** -16, 2 ** -15];
+
+/** Vertical pass of one image at scales 1..3 into tmp32[lo .. lo + w) and tmp32[hi .. hi + w). */
+function verticalInt32(src: Int16Array | Int32Array, r0: number, r1: number, r2: number, r3: number, w: number, tmp32: Int32Array, lo: number, hi: number, vRound: number, vScale: number): void {
+  for (let j = 0; j < w; j++) {
+    const s0 = src[r0 + j]!;
+    const s1 = src[r1 + j]!;
+    const s2 = src[r2 + j]!;
+    const s3 = src[r3 + j]!;
+    // Int32Array stores wrap like C's (int32_t) casts.
+    tmp32[lo + j] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + vRound) * vScale);
+    tmp32[hi + j] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + vRound) * vScale);
+  }
+}
+
+/** Horizontal pass of one image at scales 1..3 from its tmp32 rows into row `row` of the bands. */
+function horizontalInt32(tmp32: Int32Array, lo: number, hi: number, out: Bands32, row: number, halfW: number, overshoot: boolean, cols: DwtIndices, hRound: number, hScale: number): void {
+  const { a, h: bh, v, d } = out;
+  for (let j = 0; j < halfW; j++) {
+    // Interior outputs read 2j-1 .. 2j+2 directly (so does the AVX overshoot, through the buffer).
+    let k0: number;
+    let k1: number;
+    let k2: number;
+    let k3: number;
+    if ((j > 0 && j < halfW - 2) || (overshoot && j === halfW - 1)) {
+      k0 = 2 * j - 1;
+      k1 = k0 + 1;
+      k2 = k0 + 2;
+      k3 = k0 + 3;
+    } else {
+      k0 = cols.tap0[j]!;
+      k1 = cols.tap1[j]!;
+      k2 = cols.tap2[j]!;
+      k3 = cols.tap3[j]!;
+    }
+    let s0 = tmp32[lo + k0]!;
+    let s1 = tmp32[lo + k1]!;
+    let s2 = tmp32[lo + k2]!;
+    let s3 = tmp32[lo + k3]!;
+    a[row + j] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + hRound) * hScale);
+    v[row + j] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + hRound) * hScale);
+    s0 = tmp32[hi + k0]!;
+    s1 = tmp32[hi + k1]!;
+    s2 = tmp32[hi + k2]!;
+    s3 = tmp32[hi + k3]!;
+    bh[row + j] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + hRound) * hScale);
+    d[row + j] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + hRound) * hScale);
+  }
+}
+
+/**
+ * Scales 1..3, reference and distorted together (libvmaf's combined kernel): the
+ * previous scale's a bands (int16 at scale 1, int32 after) to int32 bands.
+ * Accumulators are int64 in libvmaf; here they stay below 2^47 (int32 samples times
+ * 16-bit taps), so doubles hold them exactly and floor() is the arithmetic shift.
+ * `out.a` may be the source itself: row i is written after every row it needs is read.
+ */
+export function dwt2Scale123(
+  srcRef: Int16Array | Int32Array,
+  srcDis: Int16Array | Int32Array,
+  w: number,
+  h: number,
+  stride: number,
+  scale: number,
+  outRef: Bands32,
+  outDis: Bands32,
+  tmp32: Int32Array,
+  rows: DwtIndices,
+  cols: DwtIndices,
+  chunk: number,
+): void {
+  const vRound = V_ROUND[scale - 1]!;
+  const vScale = V_SCALE[scale - 1]!;
+  const hRound = H_ROUND[scale - 1]!;
+  const hScale = H_SCALE[scale - 1]!;
+  const halfW = (w + 1) >> 1;
+  const halfH = (h + 1) >> 1;
+  const overshoot = vectorOvershoots(halfW, chunk);
+  for (let i = 0; i < halfH; i++) {
+    const r0 = rows.tap0[i]! * stride;
+    const r1 = rows.tap1[i]! * stride;
+    const r2 = rows.tap2[i]! * stride;
+    const r3 = rows.tap3[i]! * stride;
+    verticalInt32(srcRef, r0, r1, r2, r3, w, tmp32, 0, w, vRound, vScale);
+    verticalInt32(srcDis, r0, r1, r2, r3, w, tmp32, 2 * w, 3 * w, vRound, vScale);
+    horizontalInt32(tmp32, 0, w, outRef, i * stride, halfW, overshoot, cols, hRound, hScale);
+    horizontalInt32(tmp32, 2 * w, 3 * w, outDis, i * stride, halfW, overshoot, cols, hRound, hScale);
+  }
+}

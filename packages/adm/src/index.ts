@@ -1,0 +1,31 @@
+import type { FeatureEntry } from "@vq/core";
+import { AdmCpu } from "./adm-cpu.ts";
+import { admDefinition } from "./definition.ts";
+import { FloatAdmCpu } from "./float-adm-cpu.ts";
+import { floatAdmDefinition } from "./float-adm-definition.ts";
+
+export { admDefinition, admOptions, admFeatureName, ADM_FEATURES, ADM_DEBUG_FEATURES, ADM_MIN_SIZE } from "./definition.ts";
+export type { AdmOptions } from "./definition.ts";
+export { AdmCpu, createAdmCpu, admSettings } from "./adm-cpu.ts";
+export { AdmPipeline } from "./adm-pipeline.ts";
+export type { AdmScores, AdmSettings } from "./adm-pipeline.ts";
+export { admScaleScores } from "./adm-scale-scores.ts";
+export { powf, ONE_THIRD_F } from "./powf.ts";
+
+/** What the CLI and the scoring pipeline need to run adm. */
+export const admFeature: FeatureEntry<typeof admDefinition.options.defs> = {
+  definition: admDefinition,
+  cpu: (options) => new AdmCpu(options),
+};
+
+export { floatAdmDefinition, floatAdmOptions, floatAdmFeatureName, FLOAT_ADM_FEATURES, FLOAT_ADM_DEBUG_FEATURES } from "./float-adm-definition.ts";
+export type { FloatAdmOptions } from "./float-adm-definition.ts";
+export { FloatAdmCpu, createFloatAdmCpu, floatAdmSettings } from "./float-adm-cpu.ts";
+export { FloatAdmPipeline } from "./float-adm-pipeline.ts";
+export type { FloatAdmScores, FloatAdmSettings } from "./float-adm-pipeline.ts";
+
+/** libvmaf's float_adm (float twin of adm), CPU only. */
+export const floatAdmFeature: FeatureEntry<typeof floatAdmDefinition.options.defs> = {
+  definition: floatAdmDefinition,
+  cpu: (options) => new FloatAdmCpu(options),
+};
