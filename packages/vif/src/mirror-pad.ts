@@ -4,7 +4,7 @@
  */
 
 /** Rows -1..-half and h..h-1+half of a plane whose row 0 starts at `origin` (pad_top_and_bottom). */
-export function mirrorRows(plane: Uint16Array | Float32Array, origin: number, stride: number, width: number, height: number, half: number): void {
+export function mirrorRows(plane: Float32Array | Float64Array, origin: number, stride: number, width: number, height: number, half: number): void {
   const last = origin + (height - 1) * stride;
   for (let i = 1; i <= half; i++) {
     plane.copyWithin(origin - i * stride, origin + i * stride, origin + i * stride + width);

@@ -2,7 +2,7 @@ import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } f
 import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "./definition.ts";
 import { createLog2Table } from "./log2-table.ts";
 import { VifDecimator } from "./vif-decimate.ts";
-import { VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
+import { VIF_SCALES } from "./vif-filters.ts";
 import { writeVifScores } from "./vif-scores.ts";
 import { VifScaleStatistic } from "./vif-statistic.ts";
 import { VifWorkspace } from "./vif-workspace.ts";
@@ -39,20 +39,12 @@ export class VifCpu implements FeatureExtractor<PicturePair> {
     const state = this.state;
     if (!state) throw new Error("vif: extract before init");
     const { workspace, statistic, decimator } = state;
-    const { origin, stride } = workspace;
-    let planes = workspace.load(frame.ref.planes[0]!, frame.dist.planes[0]!, VIF_FILTER_HALF[0]!);
-    let width = workspace.width;
-    let height = workspace.height;
+    const scales = workspace.scales;
+    workspace.load(frame.ref.planes[0]!, frame.dist.planes[0]!);
     for (let scale = 0; scale < VIF_SCALES; scale++) {
-      if (scale > 0) {
-        const next = scale & 1 ? workspace.pairs[1] : workspace.pairs[0];
-        decimator.run(planes, next, origin, stride, width, height, scale - 1);
-        planes = next;
-        width >>= 1;
-        height >>= 1;
-      }
+      if (scale > 0) decimator.run(scales[scale - 1]!, scales[scale]!, scale - 1);
       if (scale === 0 && this.options.vif_skip_scale0) continue;
-      statistic.compute(planes.ref, planes.dis, origin, stride, width, height, scale, this.numDen);
+      statistic.compute(scales[scale]!, scale, this.numDen);
     }
     writeVifScores(collector, index, this.names, this.options, this.numDen);
   }
