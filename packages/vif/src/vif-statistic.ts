@@ -46,6 +46,7 @@ interface FilteredRow {
  */
 export class VifScaleStatistic {
   private readonly row: FilteredRow;
+  private readonly filtered: FilteredRow;
   private readonly nonLogSum = new Uint64Sum();
   // the current scale's sums, added to row by row
   private numLog = 0;
@@ -55,6 +56,7 @@ export class VifScaleStatistic {
   constructor(maxWidth: number, private readonly bitDepth: number, private readonly gainLimit: number, private readonly log2Table: Uint16Array) {
     const row = () => new Float64Array(maxWidth + 2 * VIF_MAX_HALF);
     this.row = { mu1: row(), mu2: row(), ref: row(), dis: row(), refDis: row() };
+    this.filtered = { mu1: row(), mu2: row(), ref: row(), dis: row(), refDis: row() };
   }
 
   /**
@@ -88,47 +90,30 @@ export class VifScaleStatistic {
       mirrorRow(row.ref, VIF_MAX_HALF, width, half);
       mirrorRow(row.dis, VIF_MAX_HALF, width, half);
       mirrorRow(row.refDis, VIF_MAX_HALF, width, half);
-      this.accumulateRow(width, filter);
+      filterRow(row, width, filter, this.filtered);
+      this.accumulateRow(width);
     }
 
     out[2 * scale] = this.numLog / 2048.0 + (this.denNonLog - this.nonLogSum.toNumber() / 16384.0 / 65025.0);
     out[2 * scale + 1] = this.denLog / 2048.0 + this.denNonLog;
   }
 
-  /**
-   * The horizontal pass over one vertically filtered row, folded around the centre (the
-   * filters are symmetric; pair sums of 32-bit values times 16-bit taps stay below 2^49),
-   * and each sample's log2 or linear term.
-   */
-  private accumulateRow(width: number, filter: Float64Array): void {
-    const { mu1: rowMu1, mu2: rowMu2, ref: rowRef, dis: rowDis, refDis: rowRefDis } = this.row;
+  /** Each sample's log2 or linear term, from one row of filtered statistics. */
+  private accumulateRow(width: number): void {
+    const { mu1: rowMu1, mu2: rowMu2, ref: rowRef, dis: rowDis, refDis: rowRefDis } = this.filtered;
     const table = this.log2Table;
     const gainLimit = this.gainLimit;
-    const half = filter.length >> 1;
-    const centreTap = filter[half]!;
     let numLog = 0;
     let denLog = 0;
     let denNonLog = 0;
     let nonLogRow = 0; // below width * 2^31: exact
 
     for (let j = 0; j < width; j++) {
-      const centre = VIF_MAX_HALF + j;
-      let m1 = centreTap * rowMu1[centre]!;
-      let m2 = centreTap * rowMu2[centre]!;
-      let rr = centreTap * rowRef[centre]!;
-      let dd = centreTap * rowDis[centre]!;
-      let rd = centreTap * rowRefDis[centre]!;
-      for (let k = 1; k <= half; k++) {
-        const c = filter[half - k]!;
-        const a = centre - k;
-        const b = centre + k;
-        m1 += c * (rowMu1[a]! + rowMu1[b]!);
-        m2 += c * (rowMu2[a]! + rowMu2[b]!);
-        rr += c * (rowRef[a]! + rowRef[b]!);
-        dd += c * (rowDis[a]! + rowDis[b]!);
-        rd += c * (rowRefDis[a]! + rowRefDis[b]!);
-      }
-
+      const m1 = rowMu1[j]!;
+      const m2 = rowMu2[j]!;
+      const rr = rowRef[j]!;
+      const dd = rowDis[j]!;
+      const rd = rowRefDis[j]!;
       // roundedHighProduct, inlined for mu1², mu2² and mu1 * mu2 (m1, m2 < 2^32), with
       // every product taken in doubles: mu = h * 2^16 + l, and
       // (mu * nu + 2^31) >> 32 = h * h' + floor((h * l' + l * h') * 2^-16 + l * l' * 2^-32 + 1/2)
@@ -228,5 +213,40 @@ function filterColumns(ref: Float64Array, dis: Float64Array, top: number, stride
     rowRef[q] = Math.floor((rr + sqRound) * sqScale);
     rowDis[q] = Math.floor((dd + sqRound) * sqScale);
     refDis[q] = Math.floor((rd + sqRound) * sqScale);
+  }
+}
+
+/**
+ * The horizontal pass over one vertically filtered row (ends mirrored), folded around the
+ * centre (the filters are symmetric; pair sums of 32-bit values times 16-bit taps stay
+ * below 2^49): the means below 2^32 and the second moments below 2^48, exact.
+ */
+function filterRow(row: FilteredRow, width: number, filter: Float64Array, out: FilteredRow): void {
+  const { mu1: rowMu1, mu2: rowMu2, ref: rowRef, dis: rowDis, refDis: rowRefDis } = row;
+  const { mu1: outMu1, mu2: outMu2, ref: outRef, dis: outDis, refDis: outRefDis } = out;
+  const half = filter.length >> 1;
+  const centreTap = filter[half]!;
+  for (let j = 0; j < width; j++) {
+    const centre = VIF_MAX_HALF + j;
+    let m1 = centreTap * rowMu1[centre]!;
+    let m2 = centreTap * rowMu2[centre]!;
+    let rr = centreTap * rowRef[centre]!;
+    let dd = centreTap * rowDis[centre]!;
+    let rd = centreTap * rowRefDis[centre]!;
+    for (let k = 1; k <= half; k++) {
+      const c = filter[half - k]!;
+      const a = centre - k;
+      const b = centre + k;
+      m1 += c * (rowMu1[a]! + rowMu1[b]!);
+      m2 += c * (rowMu2[a]! + rowMu2[b]!);
+      rr += c * (rowRef[a]! + rowRef[b]!);
+      dd += c * (rowDis[a]! + rowDis[b]!);
+      rd += c * (rowRefDis[a]! + rowRefDis[b]!);
+    }
+    outMu1[j] = m1;
+    outMu2[j] = m2;
+    outRef[j] = rr;
+    outDis[j] = dd;
+    outRefDis[j] = rd;
   }
 }
