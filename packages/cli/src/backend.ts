@@ -1,4 +1,4 @@
-import { CompositeBackend, CpuBackend, VqError, type ExtractionBackend } from "@vq/core";
+import { CompositeBackend, CpuBackend, ThreadedCpuBackend, VqError, type ExtractionBackend } from "@vq/core";
 import { GpuBackend, isNoAdapterError, sharedGpu, type GpuContext } from "@vq/gpu-core";
 import type { Backend } from "./args.ts";
 import type { ResolvedFeature } from "./features.ts";
@@ -14,14 +14,23 @@ export interface BackendChoice {
  * upload per frame shared by all), the rest on the CPU. auto: gpu when an adapter
  * exists, else cpu, and says so.
  */
+/** CPU extractors on one thread, or spread over `threads` workers (libvmaf's --threads). */
+export function cpuBackend(features: readonly ResolvedFeature[], subsample: number, threads: number): ExtractionBackend {
+  if (threads <= 1) return new CpuBackend(features.map((f) => f.entry.cpu(f.options)), subsample);
+  const worker = new URL("./extraction-worker.ts", import.meta.url);
+  const extractors = features.map((f) => ({ extractor: f.entry.cpu(f.options), spec: { name: f.entry.definition.name, options: f.options } }));
+  return new ThreadedCpuBackend(extractors, worker, threads, subsample);
+}
+
 export async function chooseBackend(
   kind: Backend,
   features: readonly ResolvedFeature[],
   subsample = 1,
   acquire: () => Promise<GpuContext> = () => sharedGpu(),
+  threads = 1,
 ): Promise<BackendChoice> {
   const notes: string[] = [];
-  const cpuOnly = () => new CpuBackend(features.map((f) => f.entry.cpu(f.options)), subsample);
+  const cpuOnly = () => cpuBackend(features, subsample, threads);
   if (kind === "cpu") return { backend: cpuOnly(), notes };
   let gpu: GpuContext;
   try {
@@ -40,7 +49,7 @@ export async function chooseBackend(
   }
   const backends: ExtractionBackend[] = [];
   if (onGpu.length) backends.push(new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options)), { subsample }));
-  if (onCpu.length) backends.push(new CpuBackend(onCpu.map((f) => f.entry.cpu(f.options)), subsample));
+  if (onCpu.length) backends.push(cpuBackend(onCpu, subsample, threads));
   if (!backends.length) throw new VqError("nothing to compute: give --feature or a model");
   return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), notes };
 }

@@ -54,7 +54,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
     readers.push(await openVideo(s, s.distorted!));
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
-    const { backend, notes } = await chooseBackend(s.backend, features, s.subsample);
+    const { backend, notes } = await chooseBackend(s.backend, features, s.subsample, undefined, s.threads);
     for (const n of notes) io.stderr(`vq: ${n}\n`);
     const progress = io.stderrIsTty && !s.quiet;
     const t0 = performance.now();

@@ -20,3 +20,7 @@ export type { OutputOptions } from "./output/json.ts";
 export { CompositeBackend, CpuBackend, checkCompatible, scoreVideos } from "./scoring.ts";
 export type { ExtractionBackend, ScoreOptions, ScoreResult } from "./scoring.ts";
 export { writeCsv, writeSub, writeXml } from "./output/text-formats.ts";
+export { ThreadedCpuBackend } from "./threaded-backend.ts";
+export type { ThreadedExtractor } from "./threaded-backend.ts";
+export { serveExtractors } from "./extraction-worker.ts";
+export type { RecordedWrite, WorkerExtractorSpec } from "./worker-protocol.ts";

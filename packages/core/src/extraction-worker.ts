@@ -1,0 +1,66 @@
+import { isVqError } from "./errors.ts";
+import type { FeatureExtractor, PicturePair } from "./extractor.ts";
+import { FeatureCollector } from "./feature-collector.ts";
+import { packedLayout, Picture, type PictureFormat, type PlaneLayout } from "./picture.ts";
+import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
+
+/** A collector that records writes instead of keeping them (the main thread replays them). */
+class RecordingCollector extends FeatureCollector {
+  writes: RecordedWrite[] = [];
+  override append(name: string, index: number, score: number): void {
+    this.writes.push(["score", name, index, score]);
+  }
+  override setAggregate(name: string, value: number): void {
+    this.writes.push(["aggregate", name, value]);
+  }
+}
+
+/**
+ * The body of a CPU extraction worker (`--threads`): builds its extractors from specs
+ * with `create`, scores the frames it is sent and answers with the writes each
+ * extractor made, so the main thread can replay them in single-threaded order.
+ */
+export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureExtractor<PicturePair>): void {
+  const scope = globalThis as unknown as { onmessage: ((e: MessageEvent<ToWorker>) => void) | null; postMessage: (m: FromWorker) => void };
+  let extractors: FeatureExtractor<PicturePair>[] = [];
+  let format: PictureFormat | undefined;
+  let layouts: PlaneLayout[] = [];
+  const recorders: RecordingCollector[] = [];
+
+  const take = () => recorders.map((r) => {
+    const w = r.writes;
+    r.writes = [];
+    return w;
+  });
+
+  scope.onmessage = async (event) => {
+    const m = event.data;
+    try {
+      switch (m.type) {
+        case "init":
+          format = m.format;
+          layouts = packedLayout(m.format).planes;
+          extractors = m.specs.map(create);
+          for (const e of extractors) {
+            await e.init(m.format);
+            recorders.push(new RecordingCollector());
+          }
+          scope.postMessage({ type: "ready" });
+          break;
+        case "frame": {
+          const pair = { ref: new Picture(format!, new Uint8Array(m.ref), layouts), dist: new Picture(format!, new Uint8Array(m.dist), layouts) };
+          for (let i = 0; i < extractors.length; i++) await extractors[i]!.extract(pair, m.index, recorders[i]!);
+          scope.postMessage({ type: "frame", index: m.index, writes: take() });
+          break;
+        }
+        case "flush":
+          for (let i = 0; i < extractors.length; i++) await extractors[i]!.flush(recorders[i]!);
+          scope.postMessage({ type: "flushed", writes: take() });
+          for (const e of extractors) await e.close();
+          break;
+      }
+    } catch (e) {
+      scope.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e), user: isVqError(e) });
+    }
+  };
+}

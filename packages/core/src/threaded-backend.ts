@@ -1,0 +1,158 @@
+import { VqError } from "./errors.ts";
+import type { FeatureExtractor, PicturePair } from "./extractor.ts";
+import type { FeatureCollector } from "./feature-collector.ts";
+import { Picture, type PictureFormat } from "./picture.ts";
+import type { ExtractionBackend } from "./scoring.ts";
+import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
+
+/** An extractor of a threaded run: temporal ones stay on the main thread, the rest go to workers. */
+export interface ThreadedExtractor {
+  readonly extractor: FeatureExtractor<PicturePair>;
+  /** How a worker rebuilds it; absent = runs on the main thread. */
+  readonly spec?: WorkerExtractorSpec;
+}
+
+interface PendingFrame {
+  index: number;
+  pair: PicturePair;
+  writes: Promise<RecordedWrite[][]>;
+}
+
+function replay(collector: FeatureCollector, writes: readonly RecordedWrite[]): void {
+  for (const w of writes) {
+    if (w[0] === "score") collector.append(w[1], w[2], w[3]);
+    else collector.setAggregate(w[1], w[2]);
+  }
+}
+
+/**
+ * libvmaf's --threads on the CPU: frames go round-robin to worker threads that run the
+ * extractors that do not depend on other frames; temporal ones (motion, psnr's APSNR)
+ * run on the main thread in frame order. Each frame's writes are applied in the order
+ * a single thread would make them (frame by frame, extractor by extractor), so the
+ * output is identical to one thread's, key order included.
+ */
+export class ThreadedCpuBackend implements ExtractionBackend {
+  readonly name: string;
+  private readonly workers: Worker[] = [];
+  private readonly waiting = new Map<number, { resolve: (w: RecordedWrite[][]) => void; reject: (e: unknown) => void }>();
+  private flushWaiters: ((w: RecordedWrite[][]) => void)[] = [];
+  private readonly pending: PendingFrame[] = [];
+  private failure: unknown;
+  private next = 0;
+  private readonly remote: ThreadedExtractor[];
+
+  constructor(
+    private readonly extractors: readonly ThreadedExtractor[],
+    private readonly workerUrl: URL,
+    private readonly threads: number,
+    private readonly subsample = 1,
+  ) {
+    this.name = `cpu×${threads}`;
+    this.remote = extractors.filter((e) => e.spec && !e.extractor.definition.temporal);
+  }
+
+  async init(format: PictureFormat): Promise<void> {
+    for (const e of this.extractors) if (!this.isRemote(e)) await e.extractor.init(format);
+    if (!this.remote.length) return;
+    const specs = this.remote.map((e) => e.spec!);
+    const ready: Promise<void>[] = [];
+    for (let i = 0; i < this.threads; i++) {
+      const w = new Worker(this.workerUrl.href);
+      this.workers.push(w);
+      ready.push(
+        new Promise<void>((resolve, reject) => {
+          w.onmessage = (ev: MessageEvent<FromWorker>) => {
+            const m = ev.data;
+            if (m.type === "ready") resolve();
+            else if (m.type === "frame") this.waiting.get(m.index)?.resolve(m.writes), this.waiting.delete(m.index);
+            else if (m.type === "flushed") this.flushWaiters.shift()?.(m.writes);
+            else if (m.type === "error") {
+              const err = m.user ? new VqError(m.message) : new Error(m.message);
+              this.failure ??= err;
+              reject(err);
+              for (const p of this.waiting.values()) p.reject(err);
+              this.waiting.clear();
+            }
+          };
+          w.onerror = (ev) => {
+            const err = new Error(`extraction worker failed: ${(ev as ErrorEvent).message}`);
+            this.failure ??= err;
+            reject(err);
+            for (const p of this.waiting.values()) p.reject(err);
+          };
+        }),
+      );
+      w.postMessage({ type: "init", specs, format } satisfies ToWorker);
+    }
+    await Promise.all(ready);
+  }
+
+  private isRemote(e: ThreadedExtractor): boolean {
+    return this.remote.includes(e);
+  }
+
+  async extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+    if (this.failure) throw this.failure;
+    // The caller reuses its buffers: keep our own copies while the frame is in flight.
+    const own = { ref: copyPicture(pair.ref), dist: copyPicture(pair.dist) };
+    const skip = this.subsample > 1 && index % this.subsample !== 0;
+    let writes: Promise<RecordedWrite[][]>;
+    if (!this.remote.length || skip) {
+      writes = Promise.resolve(this.remote.map(() => []));
+    } else {
+      writes = new Promise((resolve, reject) => this.waiting.set(index, { resolve, reject }));
+      const ref = pair.ref.buffer.slice().buffer;
+      const dist = pair.dist.buffer.slice().buffer;
+      this.workers[this.next++ % this.workers.length]!.postMessage({ type: "frame", index, ref, dist } satisfies ToWorker, [ref, dist]);
+    }
+    writes.catch(() => {}); // observed when the frame settles; a failure must not go unhandled meanwhile
+    this.pending.push({ index, pair: own, writes });
+    // Keep every worker busy with a couple of frames, but no more (memory stays bounded).
+    while (this.pending.length > 2 * Math.max(1, this.workers.length)) await this.settleOldest(collector);
+  }
+
+  /** Applies the oldest frame: worker writes and main-thread extractors, in extractor order. */
+  private async settleOldest(collector: FeatureCollector): Promise<void> {
+    const frame = this.pending.shift()!;
+    const writes = await frame.writes;
+    const skip = this.subsample > 1 && frame.index % this.subsample !== 0;
+    let r = 0;
+    for (const e of this.extractors) {
+      if (this.isRemote(e)) replay(collector, writes[r++]!);
+      else if (!skip || e.extractor.definition.temporal) await e.extractor.extract(frame.pair, frame.index, collector);
+    }
+  }
+
+  async flush(collector: FeatureCollector): Promise<void> {
+    while (this.pending.length) await this.settleOldest(collector);
+    if (this.failure) throw this.failure;
+    // Remote extractors are not temporal, but may still write at flush: take each worker's writes.
+    const flushed: RecordedWrite[][][] = await Promise.all(
+      this.workers.map(
+        (w) =>
+          new Promise<RecordedWrite[][]>((resolve) => {
+            this.flushWaiters.push(resolve);
+            w.postMessage({ type: "flush" } satisfies ToWorker);
+          }),
+      ),
+    );
+    let r = 0;
+    for (const e of this.extractors) {
+      if (this.isRemote(e)) {
+        for (const perWorker of flushed) replay(collector, perWorker[r]!);
+        r++;
+      } else await e.extractor.flush(collector);
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const e of this.extractors) if (!this.isRemote(e)) await e.extractor.close();
+    for (const w of this.workers) w.terminate();
+    this.workers.length = 0;
+  }
+}
+
+function copyPicture(p: Picture): Picture {
+  return new Picture(p.format, p.buffer.slice(), p.planes);
+}
