@@ -3,6 +3,8 @@ import { loadBuiltInModel, readModelFile, requiredExtractors, type LoadedModel }
 import type { FeatureRequest } from "./args.ts";
 
 export interface ModelArgument {
+  /** Per extractor, options overriding the model's (`adm.adm_enhn_gain_limit=1`). */
+  overloads: Record<string, Record<string, string>>;
   version?: string;
   path?: string;
   name?: string;
@@ -12,7 +14,7 @@ export interface ModelArgument {
 
 /** `--model version=NAME|path=FILE[:name=..:enable_transform[=true]:disable_clip[=true]]`, as libvmaf reads it. */
 export function parseModelArgument(arg: string): ModelArgument {
-  const m: ModelArgument = { enableTransform: false, disableClip: false };
+  const m: ModelArgument = { enableTransform: false, disableClip: false, overloads: {} };
   for (const kv of arg.split(":")) {
     const [key, value, ...rest] = kv.split("=");
     if (!key || rest.length) throw new VqError(`invalid --model "${arg}": bad option "${kv}"`);
@@ -31,9 +33,14 @@ export function parseModelArgument(arg: string): ModelArgument {
         else m.disableClip = v === "true";
         break;
       }
-      default:
-        if (key.includes(".")) throw new VqError(`invalid --model "${arg}": per-model feature overloads ("${key}") are not supported yet`);
-        throw new VqError(`invalid --model "${arg}": unknown key "${key}" (version, path, name, enable_transform, disable_clip)`);
+      default: {
+        const dot = key.indexOf(".");
+        if (dot > 0 && dot < key.length - 1 && value !== undefined) {
+          (m.overloads[key.slice(0, dot)] ??= {})[key.slice(dot + 1)] = value;
+          break;
+        }
+        throw new VqError(`invalid --model "${arg}": unknown key "${key}" (version, path, name, enable_transform, disable_clip, EXTRACTOR.option=value)`);
+      }
     }
   }
   if (!m.version === !m.path) throw new VqError(`invalid --model "${arg}": give exactly one of version= or path=`);
@@ -45,7 +52,7 @@ export async function loadModels(args: readonly string[]): Promise<LoadedModel[]
   const parsed = (args.length ? args : ["version=vmaf_v0.6.1"]).map(parseModelArgument);
   const out: LoadedModel[] = [];
   for (const m of parsed) {
-    const config = { name: m.name, enableTransform: m.enableTransform, disableClip: m.disableClip };
+    const config = { name: m.name, enableTransform: m.enableTransform, disableClip: m.disableClip, overloads: m.overloads };
     out.push(m.version ? await loadBuiltInModel(m.version, config) : await readModelFile(m.path!, config));
   }
   return out;

@@ -29,6 +29,8 @@ export function resolveModelFeature(
   /** Where the name and the options are in the file, for messages. */
   where: { name: string; options: string },
   extractors: readonly ModelExtractor[] = LIBVMAF_EXTRACTORS,
+  /** `--model ...:EXTRACTOR.opt=val`: options merged over the model's, per extractor name (vmaf_model_feature_overload). */
+  overloads: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
 ): ModelFeature {
   const { name, slope, intercept } = input;
   const extractor = extractorProviding(name, extractors);
@@ -36,6 +38,12 @@ export function resolveModelFeature(
   const options: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.options)) {
     if (key in extractor.options.defs) options[key] = libvmafOptionString(value);
+  }
+  for (const [key, value] of Object.entries(overloads[extractor.name] ?? {})) {
+    if (!(key in extractor.options.defs)) {
+      throw new VqError(`model feature overload ${extractor.name}.${key}: ${extractor.name} has no option "${key}" (options: ${Object.keys(extractor.options.defs).join(", ")})`);
+    }
+    options[key] = value;
   }
   let values;
   try {

@@ -44,6 +44,7 @@ function buildModel(d: ModelDict, name: string, source: string, prefix: readonly
       },
       { name: at("feature_names", i), options: at("feature_opts_dicts", i) },
       config.extractors,
+      config.overloads,
     ),
   );
   const chroma = d.chroma_correction_parameter;

@@ -71,6 +71,8 @@ export interface ModelConfig {
   readonly name?: string;
   readonly enableTransform?: boolean;
   readonly disableClip?: boolean;
+  /** Per extractor name, options that override the model's (`--model ...:adm.adm_enhn_gain_limit=1`). */
+  readonly overloads?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Extractors model features are looked up in (default: libvmaf's list). */
   readonly extractors?: readonly ModelExtractor[];
 }
