@@ -24,3 +24,4 @@ export { ThreadedCpuBackend } from "./threaded-backend.ts";
 export type { ThreadedExtractor } from "./threaded-backend.ts";
 export { serveExtractors } from "./extraction-worker.ts";
 export type { RecordedWrite, WorkerExtractorSpec } from "./worker-protocol.ts";
+export { memoryReader } from "./memory-reader.ts";

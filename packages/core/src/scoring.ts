@@ -49,8 +49,8 @@ export interface ScoreOptions {
   skipDist?: number;
   /** Output names in the order they should be written (extractor order). */
   featureOrder?: readonly string[];
-  /** Called after each frame is scheduled (progress). */
-  onFrame?: (framesDone: number) => void;
+  /** Called after each frame is scheduled (progress); the collector holds what is scored so far. */
+  onFrame?: (framesDone: number, collector: FeatureCollector) => void;
   /** Said when the inputs have different lengths (the common prefix is scored). */
   onWarning?: (message: string) => void;
 }
@@ -110,7 +110,7 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
       ref.release(r);
       dist.release(d);
       index++;
-      options.onFrame?.(index);
+      options.onFrame?.(index, collector);
     }
     if (index === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
     await backend.flush(collector);

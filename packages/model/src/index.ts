@@ -10,7 +10,7 @@ export { clipScore, transformScore } from "./score-transform.ts";
 export { finishScore, predictScore, rawPrediction, readFeatures } from "./predict.ts";
 export { bootstrapKeys, bootstrapScores } from "./bootstrap.ts";
 export type { BootstrapScores } from "./bootstrap.ts";
-export { modelScoreKeys, scoreModels } from "./score-models.ts";
+export { checkModelKeys, modelScoreKeys, scoreModels, scoreModelsAtFrame } from "./score-models.ts";
 export type { ScoreModelsOptions } from "./score-models.ts";
 export { requiredExtractors } from "./required-features.ts";
 export type { RequiredExtractor } from "./required-features.ts";

@@ -22,7 +22,7 @@ export function modelScoreKeys(models: readonly LoadedModel[]): string[] {
  * already holds. libvmaf would silently reuse the first model's scores for a second
  * model of the same name; naming the clash is more useful.
  */
-function checkKeys(models: readonly LoadedModel[], collector: FeatureCollector): void {
+export function checkModelKeys(models: readonly LoadedModel[], collector: FeatureCollector): void {
   const seen = new Set<string>();
   const existing = new Set(collector.names());
   for (const key of modelScoreKeys(models)) {
@@ -40,27 +40,26 @@ function scoredFrames(options: ScoreModelsOptions): number[] {
 }
 
 /**
- * Appends the models' per-frame scores to the collector as libvmaf's vmaf tool does after
- * extraction: each model over all frames, in the given order (vmaf_score_pooled), then
- * each bootstrap collection frame by frame: its models' scores, then `_bagging`,
- * `_stddev`, `_ci_p95_lo`, `_ci_p95_hi` (vmaf_score_pooled_model_collection).
+ * Appends the models' scores for one frame whose features are all in the collector:
+ * each model's score, then each bootstrap collection's models, `_bagging`, `_stddev`,
+ * `_ci_p95_lo`, `_ci_p95_hi`. Frame by frame this writes the keys in libvmaf's order.
  */
-export function scoreModels(models: readonly LoadedModel[], collector: FeatureCollector, options: ScoreModelsOptions): void {
-  checkKeys(models, collector);
-  const frames = scoredFrames(options);
-  for (const { model } of models) {
-    for (const i of frames) collector.append(model.name, i, predictScore(model, readFeatures(model, collector, i)));
-  }
+export function scoreModelsAtFrame(models: readonly LoadedModel[], collector: FeatureCollector, index: number): void {
+  for (const { model } of models) collector.append(model.name, index, predictScore(model, readFeatures(model, collector, index)));
   for (const { bootstrap } of models) {
     if (!bootstrap) continue;
     const [bagging, stddev, low, high] = bootstrapKeys(bootstrap) as [string, string, string, string];
-    for (const i of frames) {
-      const s = bootstrapScores(bootstrap, collector, i);
-      bootstrap.models.forEach((m, k) => collector.append(m.name, i, s.models[k]!));
-      collector.append(bagging, i, s.bagging);
-      collector.append(stddev, i, s.stddev);
-      collector.append(low, i, s.ciLow);
-      collector.append(high, i, s.ciHigh);
-    }
+    const s = bootstrapScores(bootstrap, collector, index);
+    bootstrap.models.forEach((m, k) => collector.append(m.name, index, s.models[k]!));
+    collector.append(bagging, index, s.bagging);
+    collector.append(stddev, index, s.stddev);
+    collector.append(low, index, s.ciLow);
+    collector.append(high, index, s.ciHigh);
   }
+}
+
+/** Appends every scored frame's model scores (libvmaf's vmaf tool, after extraction). */
+export function scoreModels(models: readonly LoadedModel[], collector: FeatureCollector, options: ScoreModelsOptions): void {
+  checkModelKeys(models, collector);
+  for (const i of scoredFrames(options)) scoreModelsAtFrame(models, collector, i);
 }
