@@ -135,3 +135,17 @@ describe("vq command line", () => {
     expect(JSON.parse(r.stdout).frames).toHaveLength(2);
   });
 });
+
+describe("progress", () => {
+  test("shows done/total, fps and ETA when the length is known, a count otherwise", async () => {
+    const { progressLine } = await import("./main.ts");
+    expect(progressLine(120, 480, 10)).toBe("120/480 frames  12.0 fps  ETA 30s");
+    expect(progressLine(7, undefined, 2)).toBe("7 frames  3.5 fps");
+  });
+
+  test("writes nothing to stderr when it is not a terminal", async () => {
+    const r = await vq(["-r", REF, "-d", DIST, "--feature", "psnr", "-n", "--json", "--backend", "cpu"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+  });
+});

@@ -56,12 +56,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
     },
     {
       onNote: (m) => io.stderr(`vq: ${m}\n`),
-      onProgress: progress
-        ? (n) => {
-            const fps = n / ((performance.now() - t0) / 1000);
-            io.stderr(`\r${n} frame${n > 1 ? "s" : " "} ${fps.toFixed(2)} FPS\x1b[K`);
-          }
-        : undefined,
+      onProgress: progress ? (n, total) => io.stderr(`\r${progressLine(n, total, (performance.now() - t0) / 1000)}\x1b[K`) : undefined,
     },
   );
   let next = await frames.next();
@@ -87,6 +82,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   }
   if (s.output) writeAtomically(s.output, text);
   else io.stdout(text);
+}
+
+/** `123/480 frames  41.2 fps  ETA 9s` (no total or ETA when the input length is unknown). */
+export function progressLine(done: number, total: number | undefined, seconds: number): string {
+  const fps = seconds > 0 ? done / seconds : 0;
+  const count = total ? `${done}/${total} frames` : `${done} frame${done === 1 ? "" : "s"}`;
+  const eta = total && fps > 0 ? `  ETA ${Math.max(0, Math.ceil((total - done) / fps))}s` : "";
+  return `${count}  ${fps.toFixed(1)} fps${eta}`;
 }
 
 /** Writes through a temporary file, so a failed run leaves no half-written output. */

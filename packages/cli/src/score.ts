@@ -46,8 +46,8 @@ export interface ScoreSummary {
 }
 
 export interface ScoreEvents {
-  /** Progress: frames read and scheduled so far. */
-  onProgress?: (framesDone: number) => void;
+  /** Progress: frames read and scheduled so far, and the total when the inputs tell it. */
+  onProgress?: (framesDone: number, total?: number) => void;
   /** Things the user should know (CPU fallback, inputs of different length). */
   onNote?: (message: string) => void;
 }
@@ -90,6 +90,8 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend, notes } = await chooseBackend(r.backend, features, r.subsample, undefined, r.threads);
     for (const n of notes) events.onNote?.(n);
+    const lengths = [ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - r.skipDist];
+    const total = lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), r.frameCount ?? Infinity) : r.frameCount;
     const expected = features.flatMap((f) => f.entry.definition.providedFeatures(f.options, ref.format));
 
     // Frames complete as extraction goes on; they are handed out in order from this queue.
@@ -119,7 +121,7 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
       featureOrder: backend instanceof CompositeBackend ? [...expected, ...modelScoreKeys(models)] : undefined,
       onWarning: events.onNote,
       onFrame: (n, c) => {
-        events.onProgress?.(n);
+        events.onProgress?.(n, total);
         emitComplete(c, n, false);
       },
     });

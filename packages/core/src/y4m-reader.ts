@@ -103,6 +103,8 @@ function parsePositive(name: string, what: string, value: string): number {
 /** Streams a Y4M file frame by frame; memory stays constant over any number of frames. */
 export class Y4mReader implements VideoReader {
   readonly format: PictureFormat;
+  /** From the file size, when every frame marker is a plain "FRAME\n" (the usual case). */
+  readonly frameCount?: number;
   readonly frameRate?: { num: number; den: number };
   private readonly layouts: PlaneLayout[];
   private readonly frameBytes: number;
@@ -110,7 +112,7 @@ export class Y4mReader implements VideoReader {
   private readonly skip: Uint8Array;
   private index = 0;
 
-  private constructor(readonly name: string, private readonly input: BufferedReader, header: Y4mHeader) {
+  private constructor(readonly name: string, private readonly input: BufferedReader, header: Y4mHeader, headerBytes: number) {
     this.format = header.format;
     this.frameRate = header.frameRate;
     const { planes, byteLength } = packedLayout(this.format);
@@ -119,6 +121,9 @@ export class Y4mReader implements VideoReader {
     // Padded to whole 32-bit words so a frame buffer can be copied to the GPU as is.
     this.pool = new FrameBufferPool(alignUp(byteLength, 4));
     this.skip = new Uint8Array(header.extraBytesPerFrame);
+    const size = input.source.size;
+    const perFrame = 6 + byteLength + header.extraBytesPerFrame;
+    if (size !== undefined && (size - headerBytes) % perFrame === 0) this.frameCount = (size - headerBytes) / perFrame;
   }
 
   static async open(path: string): Promise<Y4mReader> {
@@ -130,7 +135,7 @@ export class Y4mReader implements VideoReader {
     try {
       const line = await input.readLine(MAX_HEADER);
       if (line === null) throw new VqError(`${name}: empty file, not a Y4M file`);
-      return new Y4mReader(name, input, parseY4mHeader(name, line));
+      return new Y4mReader(name, input, parseY4mHeader(name, line), input.position);
     } catch (e) {
       await input.close();
       throw e;
