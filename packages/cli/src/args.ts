@@ -30,6 +30,8 @@ export interface CliSettings {
   threads: number;
   help: boolean;
   version: boolean;
+  ffmpeg?: string;
+  scale: boolean;
 }
 
 interface Spec {
@@ -63,14 +65,16 @@ const SPECS: Spec[] = [
   { long: "backend", value: true },
   { long: "precision", value: true },
   { long: "help", value: false },
+  { long: "ffmpeg", value: true },
+  { long: "scale", value: false },
 ];
 
 export const USAGE = `Usage: vq [options]
 
 Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
 
-  -r, --reference PATH        reference .y4m or .yuv
-  -d, --distorted PATH        distorted .y4m or .yuv
+  -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes
+  -d, --distorted PATH        distorted video, likewise
   -w, --width N               width (raw .yuv)
   -h, --height N              height (raw .yuv)
   -p, --pixel_format F        420, 422, 444 or 400 (raw .yuv)
@@ -89,6 +93,8 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
       --frame_skip_dist N     skip the first N distorted frames
       --subsample N           write and pool every N-th frame
       --threads N             CPU worker threads
+      --scale                 scale the distorted video to the reference's size (ffmpeg, bicubic)
+      --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH)
   -q, --quiet                 no progress on the terminal
   -v, --version               print the version
       --help                  this text
@@ -120,7 +126,7 @@ export function parseFeatureArgument(arg: string): FeatureRequest {
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
-  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false };
+  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let spec: Spec | undefined;
@@ -226,6 +232,12 @@ export function parseArgs(argv: readonly string[]): CliSettings {
       case "help":
         s.help = true;
         break;
+      case "ffmpeg":
+        s.ffmpeg = v;
+        break;
+      case "scale":
+        s.scale = true;
+        break;
     }
   }
   if (s.help || s.version) return s;
@@ -234,10 +246,9 @@ export function parseArgs(argv: readonly string[]): CliSettings {
   return s;
 }
 
-/** Raw YUV when any of the raw-format options is given (as libvmaf decides), or by extension. */
+/** A .yuv path is raw YUV and needs its format given; .y4m and other files carry theirs. */
 export function rawFormatFor(s: CliSettings, path: string): { width: number; height: number; pixelFormat: PixelFormat; bitDepth: number } | undefined {
-  const given = s.width !== undefined || s.height !== undefined || s.pixelFormat !== undefined || s.bitDepth !== undefined;
-  if (!given && !/\.yuv$/i.test(path)) return undefined;
+  if (!/\.yuv$/i.test(path)) return undefined;
   if (s.width === undefined || s.height === undefined || s.pixelFormat === undefined || s.bitDepth === undefined) {
     throw new VqError(`${path}: raw YUV input needs --width, --height, --pixel_format and --bitdepth`);
   }

@@ -53,6 +53,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       frameCount: s.frameCount,
       skipRef: s.skipRef,
       skipDist: s.skipDist,
+      ffmpeg: s.ffmpeg,
+      scaleDistorted: s.scale,
     },
     {
       onNote: (m) => io.stderr(`vq: ${m}\n`),

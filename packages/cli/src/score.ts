@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompositeBackend, poolFeature, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, needsFfmpeg, openWithFfmpeg, poolFeature, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { checkModelKeys, modelScoreKeys, scoreModelsAtFrame } from "@vq/model";
 import { chooseBackend } from "./backend.ts";
 import { parseFeatureArgument } from "./args.ts";
@@ -26,6 +26,10 @@ export const scoreRequestSchema = z.strictObject({
   frameCount: z.number().int().min(1).optional(),
   skipRef: z.number().int().min(0).default(0),
   skipDist: z.number().int().min(0).default(0),
+  /** The ffmpeg binary used for inputs other than Y4M and raw YUV. */
+  ffmpeg: z.string().min(1).optional(),
+  /** Scale the distorted video to the reference's size (through ffmpeg, bicubic). */
+  scaleDistorted: z.boolean().default(false),
 });
 export type ScoreRequest = z.input<typeof scoreRequestSchema>;
 
@@ -52,8 +56,9 @@ export interface ScoreEvents {
   onNote?: (message: string) => void;
 }
 
-async function open(source: string | VideoReader, raw: z.infer<typeof scoreRequestSchema>["raw"]): Promise<VideoReader> {
+async function open(source: string | VideoReader, raw: z.infer<typeof scoreRequestSchema>["raw"], ffmpeg: FfmpegOptions): Promise<VideoReader> {
   if (typeof source !== "string") return source;
+  if (ffmpeg.scaleTo || needsFfmpeg(source)) return openWithFfmpeg(source, ffmpeg);
   if (raw) return RawYuvReader.open(source, { ...raw, pixelFormat: raw.pixelFormat as PixelFormat });
   if (/\.yuv$/i.test(source)) throw new VqError(`${source}: raw YUV input needs its width, height, pixel format and bit depth`);
   return Y4mReader.open(source);
@@ -84,8 +89,9 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
   if (!features.length) throw new VqError("nothing to compute: give at least one feature or a model");
   const readers: VideoReader[] = [];
   try {
-    readers.push(await open(r.reference, r.raw));
-    readers.push(await open(r.distorted, r.raw));
+    readers.push(await open(r.reference, r.raw, { ffmpeg: r.ffmpeg }));
+    const refSize = { width: readers[0]!.format.width, height: readers[0]!.format.height };
+    readers.push(await open(r.distorted, r.raw, { ffmpeg: r.ffmpeg, scaleTo: r.scaleDistorted ? refSize : undefined }));
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend, notes } = await chooseBackend(r.backend, features, r.subsample, undefined, r.threads);

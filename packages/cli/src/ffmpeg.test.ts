@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { goldenPath } from "@vq/core/golden";
+import { main } from "./main.ts";
+
+// Needs Debian's ffmpeg (CI installs it) to make and decode the test files.
+const dir = mkdtempSync(join(tmpdir(), "vq-ffmpeg-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function ffmpeg(...args: string[]): void {
+  const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-nostdin", ...args]);
+  if (r.status !== 0) throw new Error(`ffmpeg ${args.join(" ")}: ${r.stderr}`);
+}
+
+async function vq(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
+  return { code, stdout, stderr };
+}
+
+const REF = goldenPath("vectors/nat_576x324.ref.y4m");
+const DIST = goldenPath("vectors/nat_576x324.x264crf30.y4m");
+const f = (name: string) => join(dir, name);
+
+beforeAll(() => {
+  ffmpeg("-i", REF, "-frames:v", "8", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", f("ref.mp4"));
+  ffmpeg("-i", DIST, "-frames:v", "8", "-c:v", "libx265", "-crf", "28", "-pix_fmt", "yuv420p", f("dist.mkv"));
+  // the same frames as Y4M, decoded by the same ffmpeg
+  ffmpeg("-i", f("ref.mp4"), "-f", "yuv4mpegpipe", f("ref.y4m"));
+  ffmpeg("-i", f("dist.mkv"), "-f", "yuv4mpegpipe", f("dist.y4m"));
+  ffmpeg("-i", DIST, "-frames:v", "8", "-vf", "scale=288:162", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", f("small.mp4"));
+  ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=1", f("audio.m4a"));
+  writeFileSync(f("text.mp4"), "this is not a video\n");
+  mkdirSync(f("folder.mkv"));
+});
+
+describe("inputs decoded by ffmpeg", () => {
+  test("H.264 (mp4) against HEVC (mkv) scores exactly as the same frames in Y4M", async () => {
+    const a = await vq(["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--json", "-o", f("a.json"), "--precision", "max", "--backend", "cpu", "--feature", "psnr"]);
+    const b = await vq(["-r", f("ref.y4m"), "-d", f("dist.y4m"), "--json", "-o", f("b.json"), "--precision", "max", "--backend", "cpu", "--feature", "psnr"]);
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    const ja = JSON.parse(readFileSync(f("a.json"), "utf8"));
+    const jb = JSON.parse(readFileSync(f("b.json"), "utf8"));
+    expect(ja.frames).toHaveLength(8);
+    expect(ja.frames).toEqual(jb.frames);
+    expect(ja.pooled_metrics).toEqual(jb.pooled_metrics);
+  });
+
+  test("different sizes: a clear error naming both, or --scale", async () => {
+    const r = await vq(["-r", f("ref.mp4"), "-d", f("small.mp4"), "--feature", "psnr", "-n", "--backend", "cpu"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("576x324 vs 288x162");
+    const scaled = await vq(["-r", f("ref.mp4"), "-d", f("small.mp4"), "--feature", "psnr", "-n", "--backend", "cpu", "--scale", "--json"]);
+    expect(scaled.code).toBe(0);
+    expect(JSON.parse(scaled.stdout).frames).toHaveLength(8);
+  });
+
+  for (const [what, args, says] of [
+    ["a file ffmpeg cannot decode", () => ["-r", f("text.mp4"), "-d", f("dist.mkv")], "text.mp4: ffmpeg cannot decode it"],
+    ["an audio-only file", () => ["-r", f("audio.m4a"), "-d", f("dist.mkv")], "audio.m4a: has no video stream"],
+    ["a directory", () => ["-r", f("folder.mkv"), "-d", f("dist.mkv")], "folder.mkv: is a directory"],
+    ["a missing ffmpeg", () => ["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--ffmpeg", f("no-such-ffmpeg")], "ffmpeg is needed to read this file but was not found"],
+  ] as const) {
+    test(what, async () => {
+      const r = await vq([...args(), "--feature", "psnr", "-n", "--backend", "cpu"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(says);
+    });
+  }
+});

@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import { Readable } from "node:stream";
+import { openFileSource, streamSource } from "./byte-source.ts";
+import { VqError } from "./errors.ts";
+import type { Picture } from "./picture.ts";
+import type { VideoReader } from "./video-reader.ts";
+import { Y4mReader } from "./y4m-reader.ts";
+
+export interface FfmpegOptions {
+  /** The ffmpeg binary (default: `ffmpeg` on PATH). */
+  ffmpeg?: string;
+  /** Scale the video to this size (bicubic, as libvmaf users do by hand). */
+  scaleTo?: { width: number; height: number };
+}
+
+export const FFMPEG_MISSING =
+  "ffmpeg is needed to read this file but was not found: install it (Debian/Ubuntu: apt-get install ffmpeg) or give its path with --ffmpeg";
+
+/**
+ * Any container and codec ffmpeg decodes (mp4, mkv, webm, mov; H.264, HEVC, AV1, VP9,
+ * ProRes, ...): ffmpeg streams the first video stream as Y4M through a pipe, with the
+ * samples at their native bit depth, so memory stays constant over any length.
+ */
+export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}): Promise<VideoReader> {
+  // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
+  await (await openFileSource(path)).close();
+  const args = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-an", "-sn"];
+  if (options.scaleTo) args.push("-vf", `scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=bicubic`);
+  args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
+  const child = spawn(options.ffmpeg ?? "ffmpeg", args, { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    if (stderr.length < 4096) stderr += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
+    child.on("error", (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
+    child.on("close", (code) => resolve({ code }));
+  });
+  const failure = async (): Promise<VqError> => {
+    const { code, error } = await exited;
+    if (error?.code === "ENOENT") return new VqError(FFMPEG_MISSING);
+    if (error) return new VqError(`${path}: cannot start ffmpeg: ${error.message}`);
+    const said = stderr.trim().split("\n").filter(Boolean);
+    if (said.some((l) => /matches no streams/.test(l))) return new VqError(`${path}: has no video stream`);
+    return new VqError(`${path}: ffmpeg cannot decode it${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
+  };
+  let reader: Y4mReader;
+  try {
+    reader = await Y4mReader.fromSource(path, streamSource(Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>));
+  } catch (e) {
+    child.kill();
+    throw await failure();
+  }
+  return {
+    name: path,
+    format: reader.format,
+    frameRate: reader.frameRate,
+    async read(): Promise<Picture | null> {
+      const p = await reader.read().catch(async (e) => {
+        throw (await exited).code ? await failure() : e;
+      });
+      if (p === null) {
+        const { code } = await exited;
+        if (code) throw await failure();
+      }
+      return p;
+    },
+    release: (p) => reader.release(p),
+    async close() {
+      child.kill();
+      await reader.close();
+    },
+  };
+}
+
+/** Y4M and raw YUV are read directly; everything else goes through ffmpeg. */
+export function needsFfmpeg(path: string): boolean {
+  return !/\.(y4m|yuv)$/i.test(path);
+}
