@@ -23,8 +23,8 @@ export const cambi: ModelExtractor = {
     max_log_contrast: { type: "int", default: 2, min: 0, max: 5, alias: "mlc", featureParam: true, help: "maximum contrast in log luma level" },
     heatmaps_path: { type: "string", default: "", help: "where heatmaps are dumped" },
     full_ref: { type: "bool", default: false, help: "also run on the reference" },
-    eotf: { type: "string", default: EOTF, featureParam: true, help: "EOTF of the visibility thresholds" },
-    cambi_eotf: { type: "string", default: EOTF, alias: "ceot", featureParam: true, help: "EOTF of the visibility thresholds (wins over eotf)" },
+    eotf: { type: "string", default: EOTF, choices: ["bt1886", "pq"], featureParam: true, help: "EOTF of the visibility thresholds" },
+    cambi_eotf: { type: "string", default: EOTF, choices: ["bt1886", "pq"], alias: "ceot", featureParam: true, help: "EOTF of the visibility thresholds (wins over eotf)" },
     cambi_high_res_speedup: { type: "int", default: 0, min: 0, max: 2160, alias: "hrs", featureParam: true, help: "downsampling speed-up resolution" },
   }),
 };

@@ -1,0 +1,139 @@
+import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair, Plane } from "@vq/core";
+import { NUM_SCALES, planCambi, SCALE_WEIGHTS, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
+import { CValues } from "./c-values.ts";
+import { CAMBI_FULL_REFERENCE, CAMBI_SOURCE, cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
+import { Heatmaps } from "./heatmaps.ts";
+import { decimate, ModeFilter } from "./mode-filter.ts";
+import { antiDither, antiDitheredFrom8Bit, checkLumaRange, toTenBit } from "./preprocess.ts";
+import { MaskSpans } from "./mask-spans.ts";
+import { SpatialMask } from "./spatial-mask.ts";
+import { spatialPooling } from "./topk-pooling.ts";
+
+/** Working buffers of one cambi instance, sized once for the larger geometry. */
+class CambiBuffers {
+  /** The picture of the current scale and the next one (ping-pong), and filtered samples under the mask. */
+  readonly image: Uint16Array;
+  readonly other: Uint16Array;
+  readonly filtered: Uint16Array;
+  readonly mask: MaskSpans;
+  readonly spatialMask: SpatialMask;
+  readonly modeFilter: ModeFilter;
+  readonly cValues: CValues;
+  private dense?: Float32Array;
+  private readonly n: number;
+
+  constructor(plan: CambiPlan) {
+    const n = (this.n = plan.allocWidth * plan.allocHeight);
+    this.image = new Uint16Array(n);
+    this.other = new Uint16Array(n);
+    this.filtered = new Uint16Array(n);
+    this.mask = new MaskSpans(plan.allocHeight, Math.max(1024, n >> 6));
+    this.spatialMask = new SpatialMask(plan.allocWidth);
+    this.modeFilter = new ModeFilter(plan.allocWidth);
+    this.cValues = new CValues(plan, plan.allocWidth, plan.allocHeight);
+  }
+
+  /** Room for a whole picture of c-values: only heatmaps and the pooling's quickselect need one. */
+  densePicture = (): Float32Array => (this.dense ??= new Float32Array(this.n));
+}
+
+/**
+ * libvmaf's cambi on the CPU: the distorted luma (and with full_ref the reference) is
+ * brought to 10 bits at the encoding (source) size, masked to flat areas, then at 5
+ * scales mode-filtered, scored per pixel by c-values and pooled over the top k; the
+ * scales are weighted 16:8:4:2:1 and normalised by the window's pixel count.
+ */
+export class CambiCpu implements FeatureExtractor<PicturePair> {
+  readonly definition = cambiDefinition;
+  private plan?: CambiPlan;
+  private buffers?: CambiBuffers;
+  private heatmaps?: Heatmaps;
+  private scoreName: string;
+  private readonly perScale = new Float64Array(NUM_SCALES);
+
+  constructor(readonly options: CambiOptions) {
+    this.scoreName = cambiScoreName(options);
+  }
+
+  init(format: PictureFormat): void {
+    this.plan = planCambi(this.options, format);
+    this.buffers = new CambiBuffers(this.plan);
+    if (this.plan.heatmapsPath) this.heatmaps = new Heatmaps(this.plan);
+  }
+
+  extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
+    const plan = this.plan;
+    if (!plan) throw new Error("cambi: extract before init");
+    const dist = this.score(frame.dist.planes[0]!, plan.enc, index, true);
+    collector.append(this.scoreName, index, Math.min(dist, plan.maxVal));
+    if (plan.fullRef) {
+      const src = this.score(frame.ref.planes[0]!, plan.src, index, false);
+      collector.append(CAMBI_SOURCE, index, Math.min(src, plan.maxVal));
+      collector.append(CAMBI_FULL_REFERENCE, index, Math.min(Math.max(0, dist - src), plan.maxVal));
+    }
+  }
+
+  /** cambi of one picture's luma at geometry `g` (unclipped). */
+  private score(luma: Plane, g: CambiGeometry, index: number, heatmap: boolean): number {
+    const plan = this.plan!;
+    const b = this.buffers!;
+    const { mask, cValues } = b;
+    let image = b.image;
+    let other = b.other;
+    const bitDepth = plan.input.bitDepth;
+    checkLumaRange(luma, bitDepth);
+    if (bitDepth === 8 && plan.encBitDepth < 10 && luma.width === g.width && luma.height === g.height) {
+      antiDitheredFrom8Bit(luma, image);
+    } else {
+      toTenBit(luma, bitDepth, g.width, g.height, plan.allocWidth, image);
+      if (plan.encBitDepth < 10) antiDither(image, g.width, g.height);
+    }
+    b.spatialMask.compute(image, g.width, g.height, mask);
+
+    let w = g.width;
+    let h = g.height;
+    if (plan.highResSpeedup) {
+      // scale 0 is already at half size: decimated before any filtering
+      decimate(image, w, h, other);
+      const t = image;
+      image = other;
+      other = t;
+      w = (w + 1) >> 1;
+      h = (h + 1) >> 1;
+      mask.decimate(h);
+    }
+    for (let scale = 0; scale < NUM_SCALES; scale++) {
+      if (scale > 0) {
+        // the mode filter of the previous scale wrote this scale's picture into `other`
+        const t = image;
+        image = other;
+        other = t;
+        w = (w + 1) >> 1;
+        h = (h + 1) >> 1;
+        mask.decimate(h);
+      }
+      const filtered = b.modeFilter.run(image, w, h, mask, b.filtered, scale < NUM_SCALES - 1 ? other : null);
+      cValues.compute(filtered, mask, w, h, g.windowSize);
+      if (heatmap && this.heatmaps) {
+        const dense = b.densePicture();
+        cValues.writeDense(dense, w * h);
+        this.heatmaps.write(dense, w, h, scale, g.windowSize, index);
+      }
+      this.perScale[scale] = spatialPooling(cValues, w * h, plan.topk, b.densePicture);
+    }
+    let score = 0;
+    for (let scale = 0; scale < NUM_SCALES; scale++) score += this.perScale[scale]! * SCALE_WEIGHTS[scale]!;
+    return score / (g.windowSize * g.windowSize);
+  }
+
+  flush(_collector: FeatureCollector): void {}
+
+  close(): void {
+    this.heatmaps?.close();
+    this.heatmaps = undefined;
+  }
+}
+
+export function createCambiCpu(options: Partial<CambiOptions> = {}): CambiCpu {
+  return new CambiCpu(cambiOptions.resolve(options));
+}
