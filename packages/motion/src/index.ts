@@ -1,22 +1,26 @@
 import type { FeatureEntry } from "@vq/core";
+import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { motionDefinition } from "./definition.ts";
 import { MotionCpu } from "./motion-cpu.ts";
+import { MotionGpu } from "./motion-gpu.ts";
 import { floatMotionDefinition } from "./float-definition.ts";
 import { FloatMotionCpu } from "./float-motion-cpu.ts";
 
 export { motionDefinition, motionOptions, motionFeatureNames, motionFrameDistance, MOTION_FEATURES } from "./definition.ts";
 export type { MotionOptions, MotionFeatureNames } from "./definition.ts";
 export { MotionCpu, createMotionCpu, sadScore } from "./motion-cpu.ts";
+export { MotionGpu, createMotionGpu, motionKernels } from "./motion-gpu.ts";
 export { blurColumns, motionSad, MOTION_FILTER } from "./motion-sad.ts";
 export { motionBlend, clipMotion } from "./motion-blend.ts";
 export { writeMotion2And3 } from "./motion-temporal.ts";
 export { ColumnHistory } from "./column-history.ts";
 export type { BlurredColumns } from "./column-history.ts";
 
-/** What the CLI and the scoring pipeline need to run libvmaf's integer motion. */
-export const motionFeature: FeatureEntry<typeof motionDefinition.options.defs> = {
+/** What the CLI and the scoring pipeline need to run libvmaf's integer motion on either backend. */
+export const motionFeature: GpuFeatureEntry<typeof motionDefinition.options.defs> = {
   definition: motionDefinition,
   cpu: (options) => new MotionCpu(options),
+  gpu: (options) => new MotionGpu(options),
 };
 
 export { floatMotionDefinition, floatMotionOptions, floatMotionFeatureNames, FLOAT_MOTION_FEATURES } from "./float-definition.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { FeatureCollector, Y4mReader, type ExtractorDefinition, type FeatureExtractor, type PicturePair } from "@vq/core";
 import { compareWithGolden, goldenOutput, goldenPairs, goldenPath, type GoldenPair, type GoldenRun, type ParityReport } from "@vq/core/golden";
+import { goldenOptionSets } from "./golden-option-sets.ts";
 import { floatMotionFeature, motionFeature } from "./index.ts";
 
 /** The two extractors checked, with how to recognise their keys in libvmaf's output (with or without option suffixes). */
@@ -10,36 +10,6 @@ const FEATURES = {
   float_motion: { entry: floatMotionFeature, keys: /^motion[23]?($|_)/ },
 } as const;
 type FeatureName = keyof typeof FEATURES;
-
-/**
- * The option sets (as libvmaf option strings) that a run's `vmaf` arguments register per
- * extractor: one per model using an integer motion feature (its feature_opts_dicts entry)
- * and one per `--feature NAME[=opt=val:...]`. Duplicates collapse, as libvmaf registers
- * an extractor once per distinct option set.
- */
-function optionSets(run: GoldenRun, feature: FeatureName): Record<string, string>[] {
-  const sets: Record<string, string>[] = [];
-  const args = run.vmaf_args;
-  for (let i = 0; i < args.length - 1; i++) {
-    const value = args[i + 1]!;
-    if (args[i] === "--model" && feature === "motion") {
-      const path = value.split(":").find((kv) => kv.startsWith("path="))!.slice(5);
-      const json = JSON.parse(readFileSync(goldenPath(path), "utf8"));
-      // a bootstrap collection ("0", "1", ...) holds one model per key
-      const models = json.model_dict ? [json.model_dict] : Object.values(json).map((m: any) => m.model_dict);
-      for (const model of models) {
-        const at = (model.feature_names as string[]).findIndex((n) => n.startsWith("VMAF_integer_feature_motion"));
-        if (at < 0) continue;
-        const dict: Record<string, unknown> = model.feature_opts_dicts?.[at] ?? {};
-        sets.push(Object.fromEntries(Object.entries(dict).map(([k, v]) => [k, String(v)])));
-      }
-    } else if (args[i] === "--feature" && (value === feature || value.startsWith(`${feature}=`))) {
-      const opts = value.slice(feature.length + 1);
-      sets.push(Object.fromEntries(opts ? opts.split(":").map((kv) => kv.split("=") as [string, string]) : []));
-    }
-  }
-  return sets;
-}
 
 interface Check {
   run: GoldenRun;
@@ -53,7 +23,7 @@ function checksFor(run: GoldenRun): Check[] {
   const checks: Check[] = [];
   for (const feature of Object.keys(FEATURES) as FeatureName[]) {
     const { entry } = FEATURES[feature];
-    const unique = new Map(optionSets(run, feature).map((dict) => {
+    const unique = new Map(goldenOptionSets(run, feature).map((dict) => {
       const options = entry.definition.options.parseStrings(dict);
       return [JSON.stringify(options), options] as const;
     }));
@@ -131,7 +101,7 @@ describe("motion and float_motion match libvmaf bit for bit (out_full)", () => {
           }
         }
       }
-    });
+    }, 120_000); // float_motion at 1080p takes seconds on a loaded 2-core machine
   }
 
   test("tally", () => {

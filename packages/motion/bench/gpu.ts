@@ -1,0 +1,78 @@
+// tinybench: integer motion at 1080p on the GPU through GpuFrameRunner. One iteration is a
+// clip of BATCH pipelined frames (upload of both frames, kernel, one readback per frame) with
+// a fresh collector and a flush at the end (a full CPU-GPU round trip, and motion2/motion3).
+import { Bench } from "tinybench";
+import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
+import { goldenPairs, goldenPath } from "@vq/core/golden";
+import { GpuFrameRunner } from "@vq/gpu-core";
+import { gpuForTests } from "@vq/gpu-core/testing";
+import { motionOptions } from "../src/definition.ts";
+import { MotionGpu } from "../src/motion-gpu.ts";
+
+async function frames(pairName: string): Promise<{ refs: Picture[]; dists: Picture[] }> {
+  const pair = goldenPairs().find((p) => p.pair === pairName);
+  if (!pair) throw new Error(`no golden pair ${pairName}`);
+  const read = async (path: string) => {
+    const reader = await Y4mReader.open(goldenPath(path));
+    const out: Picture[] = [];
+    for (let p = await reader.read(); p; p = await reader.read()) out.push(p);
+    await reader.close();
+    return out;
+  };
+  return { refs: await read(pair.reference), dists: await read(pair.distorted) };
+}
+
+const gpu = await gpuForTests();
+if (!gpu) {
+  console.log("no GPU adapter: nothing to benchmark");
+  process.exit(0);
+}
+
+const BATCH = 8;
+const hd = await frames("nat_1920x1080.x264crf35");
+// At least 3 s and 10 iterations (2 to warm up): on a software rasteriser an iteration takes seconds.
+const bench = new Bench({ name: "@vq/motion (GPU)", time: 3000, iterations: 10, warmupIterations: 2, warmup: true });
+
+/** A runner with one motion stage; each iteration scores a BATCH-frame clip cycling through the 5 golden frames. */
+async function clipTask(options: Parameters<typeof motionOptions.resolve>[0], profile = false) {
+  const stage = new MotionGpu(motionOptions.resolve(options));
+  const runner = new GpuFrameRunner(gpu!, [stage], { depth: 3, profile });
+  await runner.init(hd.refs[0]!.format);
+  const run = async () => {
+    const collector = new FeatureCollector();
+    for (let i = 0; i < BATCH; i++) await runner.submit({ ref: hd.refs[i % hd.refs.length]!, dist: hd.dists[i % hd.dists.length]! }, i, collector);
+    await runner.flush(collector);
+    return collector;
+  };
+  return { runner, run };
+}
+
+const plain = await clipTask({});
+const window5 = await clipTask({ motion_five_frame_window: true, motion_moving_average: true, motion_max_val: 18 });
+bench.add(`motion gpu 1920x1080 8-bit (${BATCH} frames, upload to readback)`, plain.run);
+bench.add(`motion gpu 1920x1080 8-bit, five-frame window (${BATCH} frames)`, window5.run);
+await bench.run();
+
+console.log(`device: ${gpu.description}`);
+console.table(
+  bench.tasks.map((t) => {
+    const r = t.result as { latency?: { mean: number; p50?: number; min: number } } | undefined;
+    const fps = (ms: number | undefined) => (ms ? ((BATCH * 1000) / ms).toFixed(1) : "n/a");
+    return { task: t.name, "ms/iteration (median)": r?.latency?.p50?.toFixed(2), "fps (median)": fps(r?.latency?.p50), "fps (best)": fps(r?.latency?.min) };
+  }),
+);
+
+// GPU time per kernel (timestamp queries), where the adapter has them.
+if (gpu.hasTimestamps) {
+  const profiled = await clipTask({}, true);
+  const ROUNDS = 4;
+  for (let i = 0; i < ROUNDS; i++) await profiled.run();
+  for (const [label, ns] of profiled.runner.gpuTimeNs) {
+    const perFrame = label === "motion columns" ? ROUNDS : ROUNDS * (BATCH - 1);
+    console.log(`${label}: ${(ns / perFrame / 1e3).toFixed(1)} µs GPU time per dispatch`);
+  }
+  profiled.runner.close();
+}
+plain.runner.close();
+window5.runner.close();
+process.exit(0);

@@ -1,0 +1,268 @@
+import { describe, expect, test } from "bun:test";
+import { FeatureCollector, Picture, VqError, Y4mReader, scoreVideos, type PictureFormat, type VideoReader } from "@vq/core";
+import { compareWithGolden, goldenOutput, goldenPairs, goldenPath, type GoldenRun } from "@vq/core/golden";
+import { GpuBackend, GpuFrameRunner } from "@vq/gpu-core";
+import { gpuForTests } from "@vq/gpu-core/testing";
+import { motionDefinition, motionFeatureNames, motionOptions, type MotionOptions } from "./definition.ts";
+import { goldenOptionSets } from "./golden-option-sets.ts";
+import { motionFeature } from "./index.ts";
+import { MotionCpu } from "./motion-cpu.ts";
+import { MotionGpu } from "./motion-gpu.ts";
+
+const gpu = await gpuForTests();
+
+/** libvmaf's integer motion keys, with or without option suffixes. */
+const MOTION_KEYS = /^(integer_motion|VMAF_integer_feature_motion)/;
+
+const tally = { pairs: 0, runs: 0, keys: 0, values: 0, differing: 0 };
+
+describe.skipIf(!gpu)("motion on the GPU matches libvmaf bit for bit (out_full)", () => {
+  for (const pair of goldenPairs()) {
+    test(
+      pair.pair,
+      async () => {
+        const runs = pair.runs.filter((run) => Object.keys(goldenOutput(run, true).frames[0]?.metrics ?? {}).some((k) => MOTION_KEYS.test(k)));
+        expect(runs.map((r) => r.run)).toEqual(expect.arrayContaining(["all", "debug", "vmaf_v1_3d0h", "vmaf_v1_5d0h", "vmaf_v1_1d5h_2160", "vmaf_v1_hfr_3d0h"]));
+
+        // Each distinct option set runs once on the GPU; every run that registers it is compared.
+        const sets = new Map<string, { options: MotionOptions; runs: Set<GoldenRun> }>();
+        const setsOfRun = new Map<GoldenRun, MotionOptions[]>();
+        for (const run of runs) {
+          for (const dict of goldenOptionSets(run, "motion")) {
+            const options = motionOptions.parseStrings(dict);
+            const key = JSON.stringify(options);
+            let set = sets.get(key);
+            if (!set) sets.set(key, (set = { options, runs: new Set() }));
+            set.runs.add(run);
+            setsOfRun.set(run, [...(setsOfRun.get(run) ?? []), options]);
+          }
+        }
+        for (const run of runs) {
+          const golden = Object.keys(goldenOutput(run, true).frames[0]!.metrics).filter((k) => MOTION_KEYS.test(k));
+          const ours = (setsOfRun.get(run) ?? []).flatMap((o) => motionDefinition.providedFeatures(o));
+          expect([...new Set(ours)].sort(), `${run.run}: motion names`).toEqual(golden.sort());
+        }
+
+        for (const { options, runs: using } of sets.values()) {
+          const { collector, frames } = await scoreVideos(
+            await Y4mReader.open(goldenPath(pair.reference)),
+            await Y4mReader.open(goldenPath(pair.distorted)),
+            new GpuBackend(gpu!, [new MotionGpu(options)]),
+          );
+          expect(frames).toBe(pair.frame_count);
+          const names = new Set(motionDefinition.providedFeatures(options));
+          for (const run of using) {
+            const report = compareWithGolden(collector, goldenOutput(run, true), (k) => names.has(k), frames);
+            expect(report.missing, `${run.run}: missing`).toEqual([]);
+            for (const name of names) expect(report.keys.find((k) => k.key === name)?.compared, `${run.run}: ${name} compared`).toBe(frames);
+            for (const k of report.keys) {
+              tally.values += k.compared;
+              tally.differing += k.differing;
+            }
+            tally.keys += names.size;
+            const differing = report.keys.filter((k) => k.differing);
+            expect(differing.map((k) => `${k.key}: ${k.differing}/${k.compared} differ (max abs ${k.maxAbs})`), `${run.run}`).toEqual([]);
+          }
+        }
+        tally.pairs++;
+        tally.runs += runs.length;
+      },
+      300_000,
+    );
+  }
+
+  test("tally", () => {
+    console.log(`motion GPU parity: ${tally.pairs} pairs, ${tally.runs} runs, ${tally.keys} (run, key) series, ${tally.values} values (per-frame + pooled) compared, ${tally.differing} differ`);
+    expect(tally.pairs).toBe(goldenPairs().length);
+  });
+});
+
+/** Deterministic sample noise (xorshift32). */
+function noise(seed: number): () => number {
+  let s = seed | 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return s >>> 0;
+  };
+}
+
+/**
+ * Synthetic clips with the extremes the golden set lacks: full-range noise, blocks that flip
+ * between 0 and the largest sample each frame, flat frames at 0 and at the maximum, and single
+ * bright samples at the corners (the mirrored edges). `top` is the largest sample written: the
+ * bit depth's maximum, or 65535 for files whose samples carry bits beyond their depth.
+ */
+function syntheticClip(format: PictureFormat, frames: number, top: number, seed: number): Picture[] {
+  const next = noise(seed);
+  const kinds = ["noise", "blocks", "blocks-inverted", "flat-top", "corners", "flat-zero", "noise"] as const;
+  return Array.from({ length: frames }, (_, k) => {
+    const p = Picture.allocate(format);
+    const luma = p.planes[0]!;
+    const kind = kinds[k % kinds.length]!;
+    for (let y = 0; y < luma.height; y++) {
+      for (let x = 0; x < luma.width; x++) {
+        const block = ((x >> 3) + (y >> 2)) & 1;
+        const corner = (x === 0 || x === luma.width - 1) && (y === 0 || y === luma.height - 1);
+        const v =
+          kind === "noise" ? next() % (top + 1)
+          : kind === "blocks" ? block * top
+          : kind === "blocks-inverted" ? (1 - block) * top
+          : kind === "flat-top" ? top
+          : kind === "corners" ? (corner ? top : 0)
+          : 0;
+        luma.data[y * luma.stride + x] = v;
+      }
+    }
+    // chroma is never read by motion: fill it with noise to make sure
+    for (const plane of p.planes.slice(1)) for (let i = 0; i < plane.data.length; i++) plane.data[i] = next() % (top + 1);
+    return p;
+  });
+}
+
+function clipReader(format: PictureFormat, pictures: Picture[]): VideoReader {
+  let i = 0;
+  return {
+    name: "synthetic",
+    format,
+    async read() {
+      return i < pictures.length ? pictures[i++]! : null;
+    },
+    release() {},
+    async close() {},
+  };
+}
+
+function onCpu(format: PictureFormat, pictures: Picture[], options: MotionOptions): FeatureCollector {
+  const motion = new MotionCpu(options);
+  const collector = new FeatureCollector();
+  motion.init(format);
+  pictures.forEach((p, i) => motion.extract({ ref: p, dist: pictures[0]! }, i, collector));
+  motion.flush(collector);
+  return collector;
+}
+
+async function onGpu(format: PictureFormat, pictures: Picture[], options: MotionOptions): Promise<FeatureCollector> {
+  const { collector } = await scoreVideos(clipReader(format, pictures), clipReader(format, pictures.map(() => pictures[0]!)), new GpuBackend(gpu!, [new MotionGpu(options)]));
+  return collector;
+}
+
+function expectSameScores(gpuScores: FeatureCollector, cpuScores: FeatureCollector, frames: number, options: MotionOptions): void {
+  const names = motionDefinition.providedFeatures(options);
+  expect(gpuScores.names().sort()).toEqual([...names].sort());
+  for (const name of names) {
+    const series = (c: FeatureCollector) => Array.from({ length: frames }, (_, i) => c.get(name, i));
+    expect(series(gpuScores), name).toEqual(series(cpuScores));
+  }
+}
+
+/** `wideSad`: some frame's SAD needs more than 32 bits (checked on the CPU's scores). */
+const CASES: { what: string; format: PictureFormat; frames: number; top?: number; wideSad?: true; options: Record<string, string> }[] = [
+  { what: "8-bit 5x4, debug", format: { width: 5, height: 4, bitDepth: 8, pixelFormat: "420" }, frames: 7, options: { debug: "true" } },
+  { what: "10-bit 67x33, debug", format: { width: 67, height: 33, bitDepth: 10, pixelFormat: "420" }, frames: 7, options: { debug: "true" } },
+  {
+    what: "12-bit 257x19 (a last chunk of one column), five-frame window, moving average, max 18",
+    format: { width: 257, height: 19, bitDepth: 12, pixelFormat: "422" },
+    frames: 8,
+    options: { motion_five_frame_window: "true", motion_moving_average: "true", motion_max_val: "18" },
+  },
+  {
+    what: "16-bit 300x240 (SAD beyond 2^32), blend, fps weight",
+    format: { width: 300, height: 240, bitDepth: 16, pixelFormat: "444" },
+    frames: 7,
+    wideSad: true,
+    options: { motion_blend_factor: "0.5", motion_blend_offset: "3", motion_fps_weight: "2.5", debug: "true" },
+  },
+  {
+    what: "10-bit 3x3 with samples beyond the bit depth (up to 65535), five-frame window",
+    format: { width: 3, height: 3, bitDepth: 10, pixelFormat: "400" },
+    frames: 7,
+    top: 65535,
+    options: { motion_five_frame_window: "true" },
+  },
+  {
+    what: "9-bit 513x7 with samples beyond the bit depth (up to 65535)",
+    format: { width: 513, height: 7, bitDepth: 9, pixelFormat: "420" },
+    frames: 7,
+    top: 65535,
+    options: { debug: "true" },
+  },
+  { what: "12-bit 31x17, forced to zero", format: { width: 31, height: 17, bitDepth: 12, pixelFormat: "420" }, frames: 4, options: { motion_force_zero: "true", debug: "true" } },
+];
+
+describe.skipIf(!gpu)("motion on the GPU equals the CPU on synthetic extremes", () => {
+  for (const c of CASES) {
+    test(
+      c.what,
+      async () => {
+        const options = motionOptions.parseStrings(c.options);
+        const pictures = syntheticClip(c.format, c.frames, c.top ?? 2 ** c.format.bitDepth - 1, c.format.width * 31 + c.format.bitDepth);
+        const cpu = onCpu(c.format, pictures, options);
+        expectSameScores(await onGpu(c.format, pictures, options), cpu, c.frames, options);
+        // the case must not be trivial: some frame moved (unless forced to zero)
+        const sad = motionFeatureNames(options).sad;
+        const moved = Array.from({ length: c.frames }, (_, i) => cpu.get(sad, i)!).some((s) => s > 0);
+        expect(moved).toBe(!options.motion_force_zero);
+        if (c.wideSad) {
+          const largest = Math.max(...Array.from({ length: c.frames }, (_, i) => cpu.get(sad, i)!));
+          expect((largest / options.motion_fps_weight) * 256 * c.format.width * c.format.height).toBeGreaterThan(2 ** 32);
+        }
+      },
+      60_000,
+    );
+  }
+
+  test("16-bit rows whose uint32 sum wraps (65600 samples wide) match the CPU", async () => {
+    const format: PictureFormat = { width: 65600, height: 3, bitDepth: 16, pixelFormat: "400" };
+    const flat = (v: number) => {
+      const p = Picture.allocate(format);
+      p.planes[0]!.data.fill(v);
+      return p;
+    };
+    const pictures = [flat(0), flat(65535), flat(0)];
+    const options = motionOptions.resolve({ debug: true });
+    const cpu = onCpu(format, pictures, options);
+    expectSameScores(await onGpu(format, pictures, options), cpu, pictures.length, options);
+    // every blurred difference is 65535: unwrapped, the score would be 65535 / 256
+    expect(cpu.get("integer_motion", 1)!).toBeLessThan(65535 / 256 / 2);
+  }, 120_000);
+});
+
+describe.skipIf(!gpu)("MotionGpu as a stage", () => {
+  test("motionFeature builds it; it is temporal and reads two result words", () => {
+    const stage = motionFeature.gpu!(motionOptions.resolve());
+    expect(stage).toBeInstanceOf(MotionGpu);
+    expect(stage.temporal).toBe(true);
+    expect(stage.resultWords).toBe(2);
+  });
+
+  test("pictures smaller than the blur are rejected with a VqError", () => {
+    const stage = new MotionGpu(motionOptions.resolve());
+    expect(() => stage.init(gpu!, { width: 2, height: 32, bitDepth: 8, pixelFormat: "420" })).toThrow(VqError);
+    expect(() => stage.init(gpu!, { width: 32, height: 32, bitDepth: 7, pixelFormat: "420" } as PictureFormat)).toThrow(VqError);
+  });
+
+  test("a first frame with an index that needs history is a VqError, not a wrong score", async () => {
+    const format: PictureFormat = { width: 16, height: 8, bitDepth: 8, pixelFormat: "420" };
+    const runner = new GpuFrameRunner(gpu!, [new MotionGpu(motionOptions.resolve())]);
+    await runner.init(format);
+    const p = Picture.allocate(format);
+    const err = await runner.submit({ ref: p, dist: p }, 3, new FeatureCollector()).catch((e) => e);
+    runner.close();
+    expect(err).toBeInstanceOf(VqError);
+    expect(err.message).toContain("frame 3");
+  });
+
+  test("a stage runs again after init, with fresh history", async () => {
+    const format: PictureFormat = { width: 40, height: 12, bitDepth: 10, pixelFormat: "420" };
+    const pictures = syntheticClip(format, 4, 1023, 7);
+    const options = motionOptions.resolve({ debug: true });
+    const stage = new MotionGpu(options);
+    const backend = () => new GpuBackend(gpu!, [stage]);
+    const first = await scoreVideos(clipReader(format, pictures), clipReader(format, pictures), backend());
+    const second = await scoreVideos(clipReader(format, pictures), clipReader(format, pictures), backend());
+    expectSameScores(second.collector, first.collector, pictures.length, options);
+    expectSameScores(first.collector, onCpu(format, pictures, options), pictures.length, options);
+  });
+});
