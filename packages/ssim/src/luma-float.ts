@@ -1,0 +1,20 @@
+import type { Plane } from "@vq/core";
+
+/**
+ * libvmaf's picture_copy for the luma plane: samples as floats, high bit depths scaled
+ * down to the 8-bit range (÷4, ÷16, ÷256: exact in float). `out` is w·h, stride w.
+ */
+export function lumaToFloat(plane: Plane, bitDepth: number, out: Float32Array): Float32Array {
+  const scaler = bitDepth === 10 ? 4 : bitDepth === 12 ? 16 : bitDepth === 16 ? 256 : 1;
+  const { data, width, height, stride } = plane;
+  const inv = 1 / scaler; // a power of two: multiplying is the same as libvmaf's division
+  for (let y = 0; y < height; y++) {
+    const from = y * stride;
+    const to = y * width;
+    for (let x = 0; x < width; x++) out[to + x] = data[from + x]! * inv;
+  }
+  return out;
+}
+
+/** Bit depths picture_copy converts; libvmaf misreads any other as 8-bit data. */
+export const CONVERTED_BIT_DEPTHS = [8, 10, 12, 16] as const;
