@@ -1,6 +1,8 @@
 import type { FeatureEntry } from "@vq/core";
+import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { vifDefinition } from "./definition.ts";
 import { VifCpu } from "./vif-cpu.ts";
+import { VifGpu } from "./vif-gpu.ts";
 import { floatVifDefinition } from "./float-vif-definition.ts";
 import { FloatVifCpu } from "./float-vif-cpu.ts";
 
@@ -11,13 +13,17 @@ export { VifScaleStatistic } from "./vif-statistic.ts";
 export { VifDecimator } from "./vif-decimate.ts";
 export { VifWorkspace } from "./vif-workspace.ts";
 export { writeVifScores } from "./vif-scores.ts";
+export { VifGpu, createVifGpu, VIF_KERNELS } from "./vif-gpu.ts";
+export { writeScaleNumDen } from "./vif-sums.ts";
+export type { VifScaleSums } from "./vif-sums.ts";
 export { createLog2Table, fixedLog2 } from "./log2-table.ts";
 export { VIF_FILTERS, VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
 
-/** What the CLI and the scoring pipeline need to run vif. */
-export const vifFeature: FeatureEntry<typeof vifDefinition.options.defs> = {
+/** What the CLI and the scoring pipeline need to run vif on either backend. */
+export const vifFeature: GpuFeatureEntry<typeof vifDefinition.options.defs> = {
   definition: vifDefinition,
   cpu: (options) => new VifCpu(options),
+  gpu: (options) => new VifGpu(options),
 };
 
 export { floatVifDefinition, floatVifOptions, floatVifFeatureNames, FLOAT_VIF_FEATURES } from "./float-vif-definition.ts";

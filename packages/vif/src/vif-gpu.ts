@@ -1,0 +1,215 @@
+import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
+import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
+import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
+import filterWgsl from "../../../shaders/vif/filter.wgsl" with { type: "text" };
+import log2Wgsl from "../../../shaders/vif/log2.wgsl" with { type: "text" };
+import inputFrameWgsl from "../../../shaders/vif/input-frame.wgsl" with { type: "text" };
+import inputPlaneWgsl from "../../../shaders/vif/input-plane.wgsl" with { type: "text" };
+import statisticWgsl from "../../../shaders/vif/statistic.wgsl" with { type: "text" };
+import decimateWgsl from "../../../shaders/vif/decimate.wgsl" with { type: "text" };
+import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "./definition.ts";
+import { createLog2Table } from "./log2-table.ts";
+import { VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
+import { decimateParams, packedLog2Table, SCALE_RESULT_WORDS, statisticParams } from "./vif-gpu-params.ts";
+import { writeVifScores } from "./vif-scores.ts";
+import { writeScaleNumDen, type VifScaleSums } from "./vif-sums.ts";
+
+/** The kernels: scale 0 reads the uploaded frame, later scales the previous decimation. */
+export const VIF_KERNELS = {
+  statisticFrame: { label: "vif statistic", code: [frameWgsl, u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, inputFrameWgsl, statisticWgsl].join("\n") },
+  statisticPlane: { label: "vif statistic", code: [u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, inputPlaneWgsl, statisticWgsl].join("\n") },
+  decimateFrame: { label: "vif decimate", code: [frameWgsl, filterWgsl, inputFrameWgsl, decimateWgsl].join("\n") },
+  decimatePlane: { label: "vif decimate", code: [filterWgsl, inputPlaneWgsl, decimateWgsl].join("\n") },
+} satisfies Record<string, KernelSpec>;
+
+/** Samples per workgroup of the statistic (64 x 16) and decimation (32 x 8 outputs) kernels. */
+const STAT_TILE = [64, 16] as const;
+const DECIMATE_TILE = [32, 8] as const;
+/** Workgroup memory of the statistic kernel: 5 planes of 16 x (64 + 16) words, 5 sums. */
+const STAT_WORKGROUP_BYTES = 5 * 16 * 80 * 4 + 5 * 4;
+
+interface Scale {
+  width: number;
+  height: number;
+  /** This scale's samples (scales 1-3), one per word, written by the decimation. */
+  ref?: GPUBuffer;
+  dis?: GPUBuffer;
+  statParams: GPUBuffer;
+  statPipeline: GPUComputePipeline;
+  /** Decimation from this scale to the next (scales 0-2). */
+  decimateParams?: GPUBuffer;
+  decimatePipeline?: GPUComputePipeline;
+  /** Bind group of a decimation that reads no frame buffer (scales 1-2): built once. */
+  decimateGroup?: GPUBindGroup;
+}
+
+/** The bind groups that depend on a frame slot's buffers (the frame and the results). */
+interface SlotGroups {
+  results: GPUBuffer;
+  resultOffset: number;
+  stat: GPUBindGroup[];
+  decimate0: GPUBindGroup;
+}
+
+/**
+ * GPU twin of VifCpu: per frame, the four scales' statistics and the three decimations run
+ * on the GPU in libvmaf's integer arithmetic (its few double steps emulated exactly), each
+ * scale's integer sums are reduced exactly on the GPU, and only those 28 words come back.
+ * The scores are computed from them by the same code as on the CPU, so they are the same
+ * doubles. Everything is allocated in init; nothing waits between kernels.
+ */
+export class VifGpu implements GpuStage {
+  readonly definition = vifDefinition;
+  readonly label = "vif";
+  readonly temporal = false;
+  readonly resultWords = VIF_SCALES * SCALE_RESULT_WORDS;
+  readonly names: VifFeatureNames;
+  private device?: GPUDevice;
+  private scales: Scale[] = [];
+  private planes?: GPUBuffer;
+  private log2Table?: GPUBuffer;
+  private readonly owned: GPUBuffer[] = [];
+  private slotGroups = new WeakMap<GPUBuffer, SlotGroups>();
+  private readonly numDen = new Float32Array(2 * VIF_SCALES);
+  private readonly sums: VifScaleSums = { numLogHi: 0, numLogLo: 0, denLogHi: 0, denLogLo: 0, nonLogHi: 0, nonLogLo: 0, nonLogCount: 0 };
+
+  constructor(readonly options: VifOptions) {
+    this.names = vifFeatureNames(options);
+  }
+
+  init(gpu: GpuContext, format: PictureFormat): void {
+    vifDefinition.checkFormat?.(this.options, format);
+    this.close(); // a second init (another format) starts afresh
+    const { device } = gpu;
+    const limits = device.limits;
+    const workgroups = Math.max(Math.ceil(format.height / STAT_TILE[1]), Math.ceil(format.width / STAT_TILE[0]));
+    if (workgroups > limits.maxComputeWorkgroupsPerDimension) {
+      throw new VqError(`feature vif: a ${format.width}x${format.height} picture needs ${workgroups} workgroups in one dimension; this GPU allows ${limits.maxComputeWorkgroupsPerDimension}`);
+    }
+    if (limits.maxComputeWorkgroupStorageSize < STAT_WORKGROUP_BYTES) {
+      throw new VqError(`feature vif: this GPU offers ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory; vif's kernels need ${STAT_WORKGROUP_BYTES}`);
+    }
+    const planeBytes = Math.ceil(format.width / 2) * Math.ceil(format.height / 2) * 4;
+    if (planeBytes > limits.maxStorageBufferBindingSize) {
+      throw new VqError(`feature vif: a ${format.width}x${format.height} picture needs ${planeBytes}-byte buffers; this GPU binds at most ${limits.maxStorageBufferBindingSize}`);
+    }
+    this.device = device;
+    const buffer = (label: string, data: Uint32Array<ArrayBuffer> | number, usage: number): GPUBuffer => {
+      const size = typeof data === "number" ? data : data.byteLength;
+      const b = device.createBuffer({ label, size: Math.max(16, Math.ceil(size / 4) * 4), usage: usage | GPUBufferUsage.COPY_DST });
+      if (typeof data !== "number") device.queue.writeBuffer(b, 0, data);
+      this.owned.push(b);
+      return b;
+    };
+    // the frame's plane table, for the kernels that read the frame (they read luma only)
+    this.planes = buffer("vif planes", planeUniforms(format, packedLayout(format).planes), GPUBufferUsage.UNIFORM);
+    this.log2Table = buffer("vif log2 table", packedLog2Table(createLog2Table()), GPUBufferUsage.STORAGE);
+
+    this.scales = [];
+    for (let s = 0, w = format.width, h = format.height; s < VIF_SCALES; s++, w >>= 1, h >>= 1) {
+      const half = VIF_FILTER_HALF[s]!;
+      const statKernel = s === 0 ? VIF_KERNELS.statisticFrame : VIF_KERNELS.statisticPlane;
+      const scale: Scale = {
+        width: w,
+        height: h,
+        statParams: buffer(`vif statistic ${s} params`, statisticParams(s, w, h, format.bitDepth, this.options.vif_enhn_gain_limit), GPUBufferUsage.UNIFORM),
+        statPipeline: computePipeline(device, { ...statKernel, label: `vif statistic ${s}`, constants: { HALF: half } }),
+      };
+      if (s > 0) {
+        scale.ref = buffer(`vif scale ${s} ref`, w * h * 4, GPUBufferUsage.STORAGE);
+        scale.dis = buffer(`vif scale ${s} dis`, w * h * 4, GPUBufferUsage.STORAGE);
+      }
+      if (s < VIF_SCALES - 1) {
+        const decimateKernel = s === 0 ? VIF_KERNELS.decimateFrame : VIF_KERNELS.decimatePlane;
+        scale.decimateParams = buffer(`vif decimate ${s} params`, decimateParams(s, w, h, format.bitDepth), GPUBufferUsage.UNIFORM);
+        scale.decimatePipeline = computePipeline(device, { ...decimateKernel, label: `vif decimate ${s}`, constants: { HALF: VIF_FILTER_HALF[s + 1]! } });
+      }
+      this.scales.push(scale);
+    }
+    for (let s = 1; s < VIF_SCALES - 1; s++) {
+      const from = this.scales[s]!;
+      const to = this.scales[s + 1]!;
+      from.decimateGroup = this.bindGroup(from.decimatePipeline!, [{ buffer: from.ref! }, { buffer: from.dis! }, undefined, { buffer: from.decimateParams! }, { buffer: to.ref! }, { buffer: to.dis! }]);
+    }
+  }
+
+  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
+    const groups = this.groupsFor(frame, results, resultOffset);
+    for (let s = 0; s < VIF_SCALES; s++) {
+      const scale = this.scales[s]!;
+      if (s > 0) {
+        const from = this.scales[s - 1]!;
+        const pass = passes.beginComputePass(`vif decimate ${s}`);
+        pass.setPipeline(from.decimatePipeline!);
+        pass.setBindGroup(0, s === 1 ? groups.decimate0 : from.decimateGroup!);
+        pass.dispatchWorkgroups(Math.ceil(scale.width / DECIMATE_TILE[0]), Math.ceil(scale.height / DECIMATE_TILE[1]));
+        pass.end();
+      }
+      if (s === 0 && this.options.vif_skip_scale0) continue;
+      const pass = passes.beginComputePass(`vif scale ${s}`);
+      pass.setPipeline(scale.statPipeline);
+      pass.setBindGroup(0, groups.stat[s]!);
+      pass.dispatchWorkgroups(Math.ceil(scale.width / STAT_TILE[0]), Math.ceil(scale.height / STAT_TILE[1]));
+      pass.end();
+    }
+  }
+
+  collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
+    const sums = this.sums;
+    for (let s = this.options.vif_skip_scale0 ? 1 : 0; s < VIF_SCALES; s++) {
+      const at = s * SCALE_RESULT_WORDS;
+      sums.numLogLo = words[at]!;
+      sums.numLogHi = words[at + 1]!;
+      sums.denLogLo = words[at + 2]!;
+      sums.denLogHi = words[at + 3]!;
+      sums.nonLogLo = words[at + 4]!;
+      sums.nonLogHi = words[at + 5]!;
+      sums.nonLogCount = words[at + 6]!;
+      writeScaleNumDen(sums, s, this.numDen);
+    }
+    writeVifScores(collector, index, this.names, this.options, this.numDen);
+  }
+
+  close(): void {
+    for (const b of this.owned) b.destroy();
+    this.owned.length = 0;
+    this.scales = [];
+    this.slotGroups = new WeakMap();
+  }
+
+  /** Bind groups that read a frame slot's buffers: built on the slot's first frame, then reused. */
+  private groupsFor(frame: GpuFrame, results: GPUBuffer, resultOffset: number): SlotGroups {
+    const known = this.slotGroups.get(frame.ref);
+    if (known && known.results === results && known.resultOffset === resultOffset) return known;
+    const sums = { buffer: results, offset: resultOffset, size: this.resultWords * 4 };
+    const [s0, s1] = [this.scales[0]!, this.scales[1]!];
+    const [ref, dist, planes, log2Table] = [frame.ref, frame.dist, this.planes!, this.log2Table!].map((buffer) => ({ buffer }));
+    const groups: SlotGroups = {
+      results,
+      resultOffset,
+      stat: this.scales.map((scale, s) =>
+        s === 0
+          ? this.bindGroup(scale.statPipeline, [ref, dist, planes, { buffer: scale.statParams }, sums, log2Table])
+          : this.bindGroup(scale.statPipeline, [{ buffer: scale.ref! }, { buffer: scale.dis! }, undefined, { buffer: scale.statParams }, sums, log2Table]),
+      ),
+      decimate0: this.bindGroup(s0.decimatePipeline!, [ref, dist, planes, { buffer: s0.decimateParams! }, { buffer: s1.ref! }, { buffer: s1.dis! }]),
+    };
+    this.slotGroups.set(frame.ref, groups);
+    return groups;
+  }
+
+  /** A bind group with resources at bindings 0.. (undefined: a binding the kernel lacks). */
+  private bindGroup(pipeline: GPUComputePipeline, resources: (GPUBufferBinding | undefined)[]): GPUBindGroup {
+    const entries: GPUBindGroupEntry[] = [];
+    resources.forEach((resource, binding) => {
+      if (resource) entries.push({ binding, resource });
+    });
+    return this.device!.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+  }
+}
+
+export function createVifGpu(options: Partial<VifOptions> = {}): VifGpu {
+  return new VifGpu(vifOptions.resolve(options));
+}
