@@ -2,6 +2,7 @@ import { VqError, type OptionValues } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { admFeature, floatAdmFeature } from "@vq/adm";
 import { cambiFeature } from "@vq/cambi";
+import { speedChromaFeature, speedTemporalFeature } from "@vq/speed";
 import { msSsimFeature, ssimFeature } from "@vq/ssim";
 import { floatMotionFeature, motionFeature } from "@vq/motion";
 import { psnrFeature } from "@vq/psnr";
@@ -10,7 +11,7 @@ import type { FeatureRequest } from "./args.ts";
 
 /** Every feature extractor vq has, by libvmaf's name. */
 export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>(
-  [psnrFeature, admFeature, vifFeature, motionFeature, cambiFeature, ssimFeature, msSsimFeature, floatAdmFeature, floatVifFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
+  [psnrFeature, admFeature, vifFeature, motionFeature, cambiFeature, ssimFeature, msSsimFeature, speedChromaFeature, speedTemporalFeature, floatAdmFeature, floatVifFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
 );
 
 export interface ResolvedFeature {

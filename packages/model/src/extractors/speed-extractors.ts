@@ -5,7 +5,7 @@ import type { ModelExtractor } from "./model-extractor.ts";
 const SHARED = {
   speed_kernelscale: { type: "double", default: 1.0, min: 0.1, max: 4, alias: "ks", featureParam: true, help: "scale of the gaussian kernel" },
   speed_prescale: { type: "double", default: 1.0, min: 0.1, max: 4, alias: "ps", featureParam: true, help: "scale of the frame" },
-  speed_prescale_method: { type: "string", default: "nearest", alias: "psm", featureParam: true, help: "scaling method: nearest, bilinear, bicubic, lanczos4" },
+  speed_prescale_method: { type: "string", default: "nearest", choices: ["nearest", "bilinear", "bicubic", "lanczos4"], alias: "psm", featureParam: true, help: "scaling method: nearest, bilinear, bicubic, lanczos4" },
   speed_sigma_nn: { type: "double", default: 0.29, min: 0.1, max: 2, alias: "snn", featureParam: true, help: "standard deviation of neural noise" },
   speed_nn_floor: { type: "double", default: 0.0, min: 0, max: 1, alias: "nnf", featureParam: true, help: "neural noise floor, in percent of sigma_nn" },
   speed_max_val: { type: "double", default: 1000.0, min: 0, max: 1000, alias: "mxv", featureParam: true, help: "upper clip of the score" },

@@ -1,0 +1,38 @@
+import type { GpuFeatureEntry } from "@vq/gpu-core";
+import { speedChromaDefinition, speedTemporalDefinition } from "./definition.ts";
+import { SpeedChromaCpu } from "./speed-chroma-cpu.ts";
+import { SpeedChromaGpu } from "./speed-chroma-gpu.ts";
+import { SpeedTemporalCpu } from "./speed-temporal-cpu.ts";
+import { SpeedTemporalGpu } from "./speed-temporal-gpu.ts";
+
+export {
+  speedChromaDefinition,
+  speedChromaOptions,
+  speedChromaNames,
+  speedTemporalDefinition,
+  speedTemporalOptions,
+  speedTemporalName,
+  chromaPlaneSize,
+  SPEED_FEATURES,
+} from "./definition.ts";
+export type { SpeedChromaOptions, SpeedTemporalOptions, SpeedChromaNames } from "./definition.ts";
+export { SpeedChromaCpu, createSpeedChromaCpu } from "./speed-chroma-cpu.ts";
+export { SpeedTemporalCpu, createSpeedTemporalCpu } from "./speed-temporal-cpu.ts";
+export { SpeedChromaGpu, createSpeedChromaGpu } from "./speed-chroma-gpu.ts";
+export { SpeedTemporalGpu, createSpeedTemporalGpu } from "./speed-temporal-gpu.ts";
+export { speedGeometry, SPEED_MIN_SIZE } from "./speed-geometry.ts";
+export type { SpeedGeometry } from "./speed-geometry.ts";
+
+/** libvmaf's speed_chroma (speed_chroma_u, _v, _uv), for the CLI and the scoring pipeline. */
+export const speedChromaFeature: GpuFeatureEntry<typeof speedChromaDefinition.options.defs> = {
+  definition: speedChromaDefinition,
+  cpu: (options) => new SpeedChromaCpu(options),
+  gpu: (options) => new SpeedChromaGpu(options),
+};
+
+/** libvmaf's speed_temporal, for the CLI and the scoring pipeline. */
+export const speedTemporalFeature: GpuFeatureEntry<typeof speedTemporalDefinition.options.defs> = {
+  definition: speedTemporalDefinition,
+  cpu: (options) => new SpeedTemporalCpu(options),
+  gpu: (options) => new SpeedTemporalGpu(options),
+};

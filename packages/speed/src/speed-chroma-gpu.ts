@@ -1,0 +1,53 @@
+import type { FeatureCollector, PictureFormat } from "@vq/core";
+import type { GpuContext, GpuFrame, GpuStage, PassRecorder } from "@vq/gpu-core";
+import chromaSourceWgsl from "../../../shaders/speed/chroma-source.wgsl" with { type: "text" };
+import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, speedChromaOptions, type SpeedChromaNames, type SpeedChromaOptions } from "./definition.ts";
+import { writeChromaScores } from "./speed-chroma-cpu.ts";
+import { SpeedGpuPipeline } from "./speed-gpu-pipeline.ts";
+import { speedGeometry } from "./speed-geometry.ts";
+
+/** U ref, U dis, V ref, V dis */
+const IMAGES = 4;
+
+/**
+ * GPU twin of SpeedChromaCpu: both chroma planes are decimated, modelled and scored on the
+ * GPU; a frame reads back the U and V scores and whether their covariances were singular,
+ * which the host combines and clips as the CPU does.
+ */
+export class SpeedChromaGpu implements GpuStage {
+  readonly definition = speedChromaDefinition;
+  readonly label = "speed_chroma";
+  readonly temporal = false;
+  readonly resultWords = SpeedGpuPipeline.resultWords(IMAGES);
+  private readonly names: SpeedChromaNames;
+  private pipeline?: SpeedGpuPipeline;
+
+  constructor(readonly options: SpeedChromaOptions) {
+    this.names = speedChromaNames(options);
+  }
+
+  init(gpu: GpuContext, format: PictureFormat): void {
+    speedChromaDefinition.checkFormat?.(this.options, format);
+    this.close();
+    const geometry = speedGeometry(chromaPlaneSize(format), this.options.speed_prescale, "feature speed_chroma");
+    this.pipeline = new SpeedGpuPipeline(this.label, chromaSourceWgsl, IMAGES, geometry, this.options);
+    this.pipeline.init(gpu, format);
+  }
+
+  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
+    this.pipeline!.encode(passes, frame, results, resultOffset);
+  }
+
+  collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
+    const p = this.pipeline!;
+    writeChromaScores(this.names, this.options.speed_max_val, p.pair(words, 0), p.pair(words, 1), index, collector);
+  }
+
+  close(): void {
+    this.pipeline?.close();
+  }
+}
+
+export function createSpeedChromaGpu(options: Partial<SpeedChromaOptions> = {}): SpeedChromaGpu {
+  return new SpeedChromaGpu(speedChromaOptions.resolve(options));
+}

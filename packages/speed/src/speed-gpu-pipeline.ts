@@ -1,0 +1,173 @@
+import { packedLayout, type PictureFormat } from "@vq/core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
+import covarianceWgsl from "../../../shaders/speed/covariance.wgsl" with { type: "text" };
+import detailWgsl from "../../../shaders/speed/detail.wgsl" with { type: "text" };
+import exactWgsl from "../../../shaders/speed/exact-f32.wgsl" with { type: "text" };
+import log2Wgsl from "../../../shaders/speed/log2.wgsl" with { type: "text" };
+import modelWgsl from "../../../shaders/speed/model.wgsl" with { type: "text" };
+import paramsWgsl from "../../../shaders/speed/params.wgsl" with { type: "text" };
+import scoreWgsl from "../../../shaders/speed/score.wgsl" with { type: "text" };
+import type { SpeedOptions } from "./definition.ts";
+import { antialiasFilter, localMeanFilter } from "./gaussian-taps.ts";
+import { resampling, type PrescaleMethod, type ResampleAxis } from "./prescale.ts";
+import type { PairScore } from "./speed-model.ts";
+import { baseEntropy } from "./speed-score.ts";
+import { SPEED_BLOCK_ELEMENTS, type SpeedGeometry } from "./speed-geometry.ts";
+
+const f32 = Math.fround;
+const PAIRS = (SPEED_BLOCK_ELEMENTS * (SPEED_BLOCK_ELEMENTS + 1)) / 2;
+const PARAM_WORDS = 32;
+/** Result words per pair of pictures: the score's bits and the singular flag. */
+export const PAIR_RESULT_WORDS = 2;
+
+const KERNELS = ["decimate", "remove_local_mean", "means", "covariance", "fit", "score"] as const;
+type Kernel = (typeof KERNELS)[number];
+
+/** Which bindings each kernel reads (its pipeline's automatic layout has exactly these). */
+const KERNEL_BINDINGS: Record<Kernel, readonly number[]> = {
+  decimate: [0, 1, 2, 3, 4, 5],
+  remove_local_mean: [3, 4, 5, 6],
+  means: [3, 6],
+  covariance: [3, 6],
+  fit: [3, 6],
+  score: [3, 6, 9],
+};
+
+function floatBits(x: number): number {
+  return new Uint32Array(new Float32Array([x]).buffer)[0]!;
+}
+
+/**
+ * SpEED on the GPU for one extractor: `images` pictures per frame (pairs of reference and
+ * distorted), whose samples `sourceWgsl` defines, are decimated, modelled and scored
+ * entirely on the GPU in libvmaf's float arithmetic; a frame reads back two words per pair.
+ */
+export class SpeedGpuPipeline {
+  readonly resultWords: number;
+  private readonly imageWords: number;
+  private readonly kernels: Record<Kernel, KernelSpec>;
+  private pipelines?: Record<Kernel, GPUComputePipeline>;
+  private device?: GPUDevice;
+  private buffers: GPUBuffer[] = [];
+  private readonly owned: Partial<Record<number, GPUBuffer>> = {};
+  private readonly groups = new WeakMap<GPUBuffer, GPUBindGroup[]>();
+
+  /** Result words per frame for `images` pictures (reference and distorted pairs). */
+  static resultWords(images: number): number {
+    return (images / 2) * PAIR_RESULT_WORDS;
+  }
+
+  /**
+   * @param sourceBindings bindings beyond the frame's that the source reads (7 and 8 for
+   *   the previous frame), added to the decimation kernel's layout
+   */
+  constructor(
+    private readonly label: string,
+    sourceWgsl: string,
+    private readonly images: number,
+    private readonly geometry: SpeedGeometry,
+    private readonly options: SpeedOptions,
+    private readonly sourceBindings: readonly number[] = [],
+  ) {
+    const g = geometry;
+    this.imageWords = g.decimated.width * g.decimated.height + 2 * PAIRS + SPEED_BLOCK_ELEMENTS + 3 * g.blocks + 1;
+    this.resultWords = SpeedGpuPipeline.resultWords(images);
+    const code = [frameWgsl, exactWgsl, log2Wgsl, paramsWgsl, sourceWgsl, detailWgsl, covarianceWgsl, modelWgsl, scoreWgsl].join("\n");
+    this.kernels = Object.fromEntries(KERNELS.map((k) => [k, { label: `${label} ${k}`, code, entryPoint: k }])) as Record<Kernel, KernelSpec>;
+  }
+
+  init(gpu: GpuContext, format: PictureFormat, useRefDiff = false): void {
+    const { device } = gpu;
+    this.device = device;
+    this.pipelines = Object.fromEntries(KERNELS.map((k) => [k, computePipeline(device, this.kernels[k])])) as Record<Kernel, GPUComputePipeline>;
+    const create = (binding: number, label: string, size: number, usage: number, data?: Uint32Array<ArrayBuffer>) => {
+      const b = device.createBuffer({ label: `${this.label} ${label}`, size: Math.max(16, size), usage: usage | GPUBufferUsage.COPY_DST });
+      if (data) device.queue.writeBuffer(b, 0, data);
+      this.buffers.push(b);
+      this.owned[binding] = b;
+    };
+    const { params, tables } = this.parameters(useRefDiff, format.bitDepth);
+    const { width, height } = this.geometry.decimated;
+    create(2, "planes", 64, GPUBufferUsage.UNIFORM, planeUniforms(format, packedLayout(format).planes));
+    create(3, "params", PARAM_WORDS * 4, GPUBufferUsage.UNIFORM, params);
+    create(4, "tables", tables.byteLength, GPUBufferUsage.STORAGE, tables);
+    create(5, "decimated", this.images * width * height * 4, GPUBufferUsage.STORAGE);
+    create(6, "work", this.images * this.imageWords * 4, GPUBufferUsage.STORAGE);
+  }
+
+  /** The params uniform (params.wgsl's SpeedParams) and the taps and prescale tables it locates. */
+  private parameters(useRefDiff: boolean, bitDepth: number): { params: Uint32Array<ArrayBuffer>; tables: Uint32Array<ArrayBuffer> } {
+    const g = this.geometry;
+    const o = this.options;
+    const aa = antialiasFilter(o.speed_kernelscale);
+    const lm = localMeanFilter(o.speed_kernelscale);
+    const r = g.resampled ? resampling(o.speed_prescale_method as PrescaleMethod, g.original, g.scaled) : undefined;
+    const axisWords = (a?: ResampleAxis) => (a ? [...a.index, ...new Uint32Array(a.weight.buffer)] : []);
+    const tables = Uint32Array.from([...new Uint32Array(aa.buffer), ...new Uint32Array(lm.buffer), ...axisWords(r?.x), ...axisWords(r?.y)]);
+    const rxAt = aa.length + lm.length;
+    const ryAt = rxAt + (r ? 2 * r.x.index.length : 0);
+    const scale = bitDepth === 10 ? 4 : bitDepth === 12 ? 16 : bitDepth === 16 ? 256 : 1;
+    const params = new Uint32Array(PARAM_WORDS);
+    params.set([
+      g.original.width, g.original.height, g.scaled.width, g.scaled.height,
+      g.decimated.width, g.decimated.height, g.sub.width, g.sub.height,
+      aa.length, 0, lm.length, aa.length,
+      r ? (r.normalise ? 2 : 1) : 0, r?.x.taps ?? 0, r?.y.taps ?? 0, rxAt,
+      ryAt, floatBits(1 / scale), this.imageWords, useRefDiff ? 1 : 0,
+      0, g.blocksX, g.blocksY, o.speed_weight_var_mode,
+      floatBits(f32(o.speed_sigma_nn)), floatBits(baseEntropy(o)),
+    ]);
+    return { params, tables };
+  }
+
+  /** Records the kernels into one compute pass; `extra` binds what the source reads beyond the frame. */
+  encode(passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number, extra: Record<number, GPUBuffer> = {}): void {
+    const groups = this.bindGroups(frame, results, resultOffset, extra);
+    const p = this.pipelines!;
+    const { width, height } = this.geometry.decimated;
+    const pass = passes.beginComputePass(this.label);
+    const run = (k: Kernel, x: number, y: number, z: number) => {
+      pass.setPipeline(p[k]);
+      pass.setBindGroup(0, groups[KERNELS.indexOf(k)]!);
+      pass.dispatchWorkgroups(x, y, z);
+    };
+    run("decimate", Math.ceil(width / 8), Math.ceil(height / 8), this.images);
+    run("remove_local_mean", Math.ceil(width / 8), Math.ceil(height / 8), this.images);
+    run("means", 1, 1, this.images);
+    run("covariance", PAIRS, 1, this.images);
+    run("fit", 1, 1, this.images);
+    run("score", 1, 1, this.images / 2);
+    pass.end();
+  }
+
+  /** Bind groups depend only on the frame slot's buffers: built once per slot. */
+  private bindGroups(frame: GpuFrame, results: GPUBuffer, resultOffset: number, extra: Record<number, GPUBuffer>): GPUBindGroup[] {
+    let groups = this.groups.get(frame.ref);
+    if (!groups) {
+      const resources: Record<number, GPUBufferBinding> = { 0: { buffer: frame.ref }, 1: { buffer: frame.dist }, 9: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } };
+      for (const [b, buffer] of Object.entries({ ...this.owned, ...extra })) resources[Number(b)] = { buffer: buffer! };
+      groups = KERNELS.map((k) => {
+        const bindings = k === "decimate" ? [...KERNEL_BINDINGS[k], ...this.sourceBindings] : KERNEL_BINDINGS[k];
+        return this.device!.createBindGroup({
+          label: `${this.label} ${k}`,
+          layout: this.pipelines![k].getBindGroupLayout(0),
+          entries: bindings.map((binding) => ({ binding, resource: resources[binding]! })),
+        });
+      });
+      this.groups.set(frame.ref, groups);
+    }
+    return groups;
+  }
+
+  /** Pair `index` of a frame's result words. */
+  pair(words: Uint32Array, index: number): PairScore {
+    const score = new Float32Array(words.buffer, words.byteOffset + index * PAIR_RESULT_WORDS * 4, 1)[0]!;
+    return { score, singular: words[index * PAIR_RESULT_WORDS + 1] !== 0 };
+  }
+
+  close(): void {
+    for (const b of this.buffers) b.destroy();
+    this.buffers = [];
+  }
+}

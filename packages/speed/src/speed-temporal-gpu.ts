@@ -1,0 +1,94 @@
+import { alignUp, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
+import { computePipeline, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import keepLumaWgsl from "../../../shaders/speed/keep-luma.wgsl" with { type: "text" };
+import temporalSourceWgsl from "../../../shaders/speed/temporal-source.wgsl" with { type: "text" };
+import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "./definition.ts";
+import { SpeedGpuPipeline } from "./speed-gpu-pipeline.ts";
+import { speedGeometry } from "./speed-geometry.ts";
+
+/** the reference's and the distorted's frame difference */
+const IMAGES = 2;
+const KEEP_LUMA = { label: "speed_temporal keep luma", code: keepLumaWgsl, entryPoint: "keep_luma" };
+
+/**
+ * GPU twin of SpeedTemporalCpu. The stage keeps its own copy of the previous frame's
+ * luma (copied after this frame's kernels, in the same pass), so it does not depend on
+ * how many frames the runner keeps in flight.
+ */
+export class SpeedTemporalGpu implements GpuStage {
+  readonly definition = speedTemporalDefinition;
+  readonly label = "speed_temporal";
+  readonly temporal = true;
+  readonly resultWords = SpeedGpuPipeline.resultWords(IMAGES);
+  private readonly name: string;
+  private pipeline?: SpeedGpuPipeline;
+  private previous?: { ref: GPUBuffer; dist: GPUBuffer };
+  private lumaBytes = 0;
+  private keep?: GPUComputePipeline;
+  private keepGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
+  private device?: GPUDevice;
+
+  constructor(readonly options: SpeedTemporalOptions) {
+    this.name = speedTemporalName(options);
+  }
+
+  init(gpu: GpuContext, format: PictureFormat): void {
+    speedTemporalDefinition.checkFormat?.(this.options, format);
+    this.close();
+    const geometry = speedGeometry(format, this.options.speed_prescale, "feature speed_temporal");
+    this.pipeline = new SpeedGpuPipeline(this.label, temporalSourceWgsl, IMAGES, geometry, { ...this.options, speed_weight_var_mode: 0 }, [7, 8]);
+    this.pipeline.init(gpu, format, this.options.speed_use_ref_diff);
+    // the luma plane comes first in the frame buffer; copies move whole words
+    const luma = packedLayout(format).planes[0]!;
+    this.lumaBytes = alignUp(luma.width * luma.height * (format.bitDepth > 8 ? 2 : 1), 4);
+    const previous = (label: string) => gpu.device.createBuffer({ label: `speed_temporal previous ${label}`, size: this.lumaBytes, usage: GPUBufferUsage.STORAGE });
+    this.previous = { ref: previous("ref"), dist: previous("dist") };
+    this.keep = computePipeline(gpu.device, KEEP_LUMA);
+    this.device = gpu.device;
+  }
+
+  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
+    const prev = this.previous!;
+    if (frame.index > 0) this.pipeline!.encode(passes, frame, results, resultOffset, { 7: prev.ref, 8: prev.dist });
+    const pass = passes.beginComputePass("speed_temporal keep luma");
+    pass.setPipeline(this.keep!);
+    pass.setBindGroup(0, this.keepGroup(frame));
+    pass.dispatchWorkgroups(Math.min(Math.ceil(this.lumaBytes / 4 / 256), 4096));
+    pass.end();
+  }
+
+  private keepGroup(frame: GpuFrame): GPUBindGroup {
+    let g = this.keepGroups.get(frame.ref);
+    if (!g) {
+      const prev = this.previous!;
+      g = this.device!.createBindGroup({
+        label: "speed_temporal keep luma",
+        layout: this.keep!.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: frame.ref } },
+          { binding: 1, resource: { buffer: frame.dist } },
+          { binding: 7, resource: { buffer: prev.ref } },
+          { binding: 8, resource: { buffer: prev.dist } },
+        ],
+      });
+      this.keepGroups.set(frame.ref, g);
+    }
+    return g;
+  }
+
+  collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
+    collector.append(this.name, index, index === 0 ? 0 : this.pipeline!.pair(words, 0).score);
+  }
+
+  close(): void {
+    this.pipeline?.close();
+    this.previous?.ref.destroy();
+    this.previous?.dist.destroy();
+    this.previous = undefined;
+    this.keepGroups = new WeakMap();
+  }
+}
+
+export function createSpeedTemporalGpu(options: Partial<SpeedTemporalOptions> = {}): SpeedTemporalGpu {
+  return new SpeedTemporalGpu(speedTemporalOptions.resolve(options));
+}

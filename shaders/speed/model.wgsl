@@ -1,0 +1,453 @@
+// est_params' steps 2-10 on the GPU, one workgroup per image: the covariance matrix, its
+// eigenvalues (libvmaf's port of GSL: Householder tridiagonalisation, implicit QR steps),
+// the solve K X = Y (libvmaf's Householder QR and back substitution), then per 5x5 block
+// the variance S and the entropy. Float operations in libvmaf's order and rounding
+// (exact-f32.wgsl); the sequential parts run on thread 0, the rest spread over the group.
+// Needs speed/exact-f32.wgsl, speed/log2.wgsl, speed/params.wgsl and the bindings of
+// speed/detail.wgsl.
+
+const WGM: u32 = 256u;
+const N: u32 = 25u;
+const NN: u32 = 625u;
+const MAX_ITERATIONS: u32 = 500u;
+
+var<workgroup> K: array<f32, NN>;  // the covariance matrix
+var<workgroup> Z: array<f32, NN>;  // tridiagonalisation, then the QR decomposition's working matrix
+var<workgroup> P: array<f32, NN>;  // the product of the reflections (libvmaf's Q, transposed twice)
+var<workgroup> T: array<f32, NN>;  // matrix products; at the end R
+var<workgroup> H: array<f32, NN>;  // a reflection I - 2 v v'
+var<workgroup> v: array<f32, N>;
+var<workgroup> xv: array<f32, N>;
+var<workgroup> d: array<f32, N>;
+var<workgroup> sd: array<f32, N>;
+var<workgroup> eig: array<f32, N>;
+var<workgroup> step_values: array<f32, 4>;
+var<workgroup> solvable: u32;
+
+// (hi + lo) / n rounded to float: libvmaf's double sum / n, stored as float.
+fn covariance_value(hi: f32, lo: f32, n: f32) -> f32 {
+  let q = div_rn(hi, n);
+  if (q == 0.0) {
+    return div_rn(hi + lo, n);
+  }
+  // residual (hi + lo) - q n in the direction of |q|, against half an ulp of q times n
+  let p = two_prod(q, n);
+  let sign = select(-1.0, 1.0, q > 0.0);
+  let r = (((hi - p.x) - p.y) + lo) * sign;
+  let a = abs(q);
+  let up = bitcast<f32>(bitcast<u32>(a) + 1u);
+  let down = bitcast<f32>(bitcast<u32>(a) - 1u);
+  if (r > (up - a) * n * 0.5) {
+    return up * sign;
+  }
+  if (-r > (a - down) * n * 0.5) {
+    return down * sign;
+  }
+  return q;
+}
+
+fn vector_norm() -> f32 {
+  var sum = 0.0;
+  for (var i = 0u; i < N; i++) {
+    sum = sum + mul(v[i], v[i]);
+  }
+  return sqrt_rn(sum);
+}
+
+fn hypot(a: f32, b: f32) -> f32 {
+  return sqrt_rn(mul(a, a) + mul(b, b));
+}
+
+fn sign_of(a: f32) -> f32 {
+  return select(-1.0, 1.0, a >= 0.0);
+}
+
+// compute_householder_transform of column `col` below row `start` of Z (thread 0):
+// step_values = (tau, the column's divisor or 0, beta).
+fn householder(col: u32, start: u32) {
+  step_values[0] = 0.0;
+  step_values[1] = 0.0;
+  var norm = 0.0;
+  for (var r = start + 1u; r < N; r++) {
+    norm = norm + mul(Z[r * N + col], Z[r * N + col]);
+  }
+  let xnorm = sqrt_rn(norm);
+  if (xnorm == 0.0) {
+    return;
+  }
+  let alpha = Z[start * N + col];
+  let beta = -sign_of(alpha) * hypot(alpha, xnorm);
+  step_values[0] = div_rn(beta - alpha, beta);
+  step_values[1] = alpha - beta;
+  step_values[2] = beta;
+}
+
+fn chop_small(at: u32, n: u32) {
+  for (var i = at; i < at + n - 1u; i++) {
+    if (below_eps_times(abs(sd[i]), abs(d[i]) + abs(d[i + 1u]))) {
+      sd[i] = 0.0;
+    }
+  }
+}
+
+fn trailing_eigenvalue(at: u32, n: u32) -> f32 {
+  let ta = d[at + n - 2u];
+  let tb = d[at + n - 1u];
+  let tab = sd[at + n - 2u];
+  let dt = (ta - tb) * 0.5;
+  if (dt > 0.0) {
+    return tb - mul(tab, div_rn(tab, dt + hypot(dt, tab)));
+  }
+  if (dt == 0.0) {
+    return tb - abs(tab);
+  }
+  return tb + mul(tab, div_rn(tab, -dt + hypot(dt, tab)));
+}
+
+// create_givens: (c, s)
+fn givens(a: f32, b: f32) -> vec2f {
+  if (b == 0.0) {
+    return vec2f(1.0, 0.0);
+  }
+  if (abs(b) > abs(a)) {
+    let t = div_rn(-a, b);
+    let s1 = rsqrt_rn(1.0 + mul(t, t));
+    return vec2f(mul(s1, t), s1);
+  }
+  let t = div_rn(-b, a);
+  let c1 = rsqrt_rn(1.0 + mul(t, t));
+  return vec2f(c1, mul(c1, t));
+}
+
+// c (c ap - s bp) + s (s aq - c bp), and its two companions
+fn rot_a(c: f32, s: f32, ap: f32, bp: f32, aq: f32) -> f32 {
+  return mul(c, mul(c, ap) - mul(s, bp)) + mul(s, mul(s, aq) - mul(c, bp));
+}
+fn rot_b(c: f32, s: f32, ap: f32, bp: f32, aq: f32) -> f32 {
+  return mul(c, mul(s, ap) + mul(c, bp)) - mul(s, mul(s, bp) + mul(c, aq));
+}
+fn rot_q(c: f32, s: f32, ap: f32, bp: f32, aq: f32) -> f32 {
+  return mul(s, mul(s, ap) + mul(c, bp)) + mul(c, mul(s, bp) + mul(c, aq));
+}
+
+// qr_step on the block of n starting at `at` (thread 0)
+fn qr_step(at: u32, n: u32) {
+  var mu = trailing_eigenvalue(at, n);
+  if (below_eps_times(abs(d[at]) + abs(sd[at]), abs(mu))) {
+    mu = 0.0;
+  }
+  var x = d[at] - mu;
+  var z = sd[at];
+  var bk = 0.0;
+  var zk = 0.0;
+  var ap = d[at];
+  var bp = sd[at];
+  var aq = d[at + 1u];
+  if (n == 2u) {
+    let g = givens(x, z);
+    let ap1 = rot_a(g.x, g.y, ap, bp, aq);
+    let bp1 = rot_b(g.x, g.y, ap, bp, aq);
+    let aq1 = rot_q(g.x, g.y, ap, bp, aq);
+    d[at] = ap1;
+    sd[at] = bp1;
+    d[at + 1u] = aq1;
+    return;
+  }
+  var bq = sd[at + 1u];
+  for (var k = 0u; k < n - 1u; k++) {
+    let g = givens(x, z);
+    let c = g.x;
+    let s = g.y;
+    let bk1 = mul(c, bk) - mul(s, zk);
+    let ap1 = rot_a(c, s, ap, bp, aq);
+    let bp1 = rot_b(c, s, ap, bp, aq);
+    let zp1 = mul(-s, bq);
+    let aq1 = rot_q(c, s, ap, bp, aq);
+    let bq1 = mul(c, bq);
+    bk = bp1;
+    zk = zp1;
+    ap = aq1;
+    bp = bq1;
+    if (k < n - 2u) {
+      aq = d[at + k + 2u];
+    }
+    if (k + 3u < n) {
+      bq = sd[at + k + 2u];
+    }
+    d[at + k] = ap1;
+    if (k > 0u) {
+      sd[at + k - 1u] = bk1;
+    }
+    if (k < n - 2u) {
+      sd[at + k + 1u] = bp;
+    }
+    x = bk;
+    z = zk;
+  }
+  d[at + n - 1u] = ap;
+  sd[at + n - 2u] = bk;
+}
+
+// compute_eigenvalues_tridiagonal (thread 0)
+fn diagonalise() {
+  chop_small(0u, N);
+  var b = N - 1u;
+  var iterations = 0u;
+  while (b > 0u && iterations < MAX_ITERATIONS) {
+    if (sd[b - 1u] == 0.0) {
+      b--;
+      continue;
+    }
+    var a = b - 1u;
+    while (a > 0u) {
+      if (sd[a - 1u] == 0.0) {
+        break;
+      }
+      a--;
+    }
+    qr_step(a, b - a + 1u);
+    chop_small(a, b - a + 1u);
+    iterations++;
+  }
+  for (var i = 0u; i < N; i++) {
+    eig[i] = d[i];
+  }
+}
+
+// Matrices by number, for products (WGSL passes no workgroup pointers): 0 H, 1 Z, 2 P, 3 K
+fn matrix_entry(m: u32, i: u32) -> f32 {
+  switch m {
+    case 0u: {
+      return H[i];
+    }
+    case 1u: {
+      return Z[i];
+    }
+    case 2u: {
+      return P[i];
+    }
+    default: {
+      return K[i];
+    }
+  }
+}
+
+// T = left right (matrix_mul: each entry summed over k in order)
+fn product_into_t(li: u32, left: u32, right: u32) {
+  for (var e = li; e < NN; e += WGM) {
+    let r = e / N;
+    let c = e % N;
+    var acc = 0.0;
+    for (var k = 0u; k < N; k++) {
+      acc = acc + mul(matrix_entry(left, r * N + k), matrix_entry(right, k * N + c));
+    }
+    T[e] = acc;
+  }
+}
+
+@compute @workgroup_size(WGM)
+fn fit(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u) {
+  let img = wg.z;
+  let n = f32(params.sub_w * params.sub_h);
+
+  // 1. the covariance matrix from the sums
+  for (var e = li; e < PAIRS; e += WGM) {
+    var a = 0u;
+    while ((a + 1u) * (a + 2u) / 2u <= e) {
+      a++;
+    }
+    let b = e - a * (a + 1u) / 2u;
+    let value = covariance_value(work[work_pairs(img) + 2u * e], work[work_pairs(img) + 2u * e + 1u], n);
+    K[a * N + b] = value;
+    K[b * N + a] = value;
+  }
+  workgroupBarrier();
+
+  // 2. eigenvalues: tridiagonalise a copy (convert_to_tridiagonal) ...
+  for (var e = li; e < NN; e += WGM) {
+    Z[e] = K[e];
+  }
+  workgroupBarrier();
+  for (var i = 0u; i < N - 2u; i++) {
+    let s = i + 1u;
+    if (li == 0u) {
+      householder(i, s);
+    }
+    let tau = workgroupUniformLoad(&step_values[0]);
+    let divisor = step_values[1];
+    let beta = step_values[2];
+    if (divisor != 0.0) {
+      for (var r = s + li; r < N; r += WGM) {
+        Z[r * N + i] = select(div_rn(Z[r * N + i], divisor), beta, r == s);
+      }
+    }
+    workgroupBarrier();
+    for (var j = s + li; j < N; j += WGM) {
+      v[j] = Z[j * N + i];
+    }
+    workgroupBarrier();
+    if (tau != 0.0) {
+      if (li == 0u) {
+        Z[s * N + i] = v[s];
+        v[s] = 1.0;
+      }
+      workgroupBarrier();
+      for (var r = s + li; r < N; r += WGM) {
+        var acc = 0.0;
+        for (var c = s; c < N; c++) {
+          acc = acc + mul(mul(tau, Z[r * N + c]), v[c]);
+        }
+        xv[r] = acc;
+      }
+      workgroupBarrier();
+      if (li == 0u) {
+        var dot = 0.0;
+        for (var r = s; r < N; r++) {
+          dot = dot + mul(xv[r], v[r]);
+        }
+        step_values[3] = mul(-0.5 * tau, dot);
+      }
+      workgroupBarrier();
+      let alpha = step_values[3];
+      for (var r = s + li; r < N; r += WGM) {
+        xv[r] = xv[r] + mul(alpha, v[r]);
+      }
+      workgroupBarrier();
+      for (var e = li; e < NN; e += WGM) {
+        let r = e / N;
+        let c = e % N;
+        if (r >= s && c >= s) {
+          Z[e] = Z[e] - (mul(xv[r], v[c]) + mul(v[r], xv[c]));
+        }
+      }
+      workgroupBarrier();
+    }
+  }
+  // ... then QR steps on the tridiagonal matrix (thread 0)
+  if (li == 0u) {
+    for (var i = 0u; i < N; i++) {
+      d[i] = Z[i * N + i];
+    }
+    for (var i = 0u; i + 1u < N; i++) {
+      sd[i] = Z[(i + 1u) * N + i];
+    }
+    diagonalise();
+    var regular = 1u;
+    for (var i = 0u; i < N; i++) {
+      if (below_eps(eig[i])) {
+        regular = 0u;
+      }
+    }
+    solvable = regular;
+  }
+
+  // 4. K X = Y through K = Q R, when K is regular (matrix_qr_decomposition)
+  let regular = workgroupUniformLoad(&solvable);
+  if (regular == 1u) {
+    for (var e = li; e < NN; e += WGM) {
+      P[e] = select(0.0, 1.0, e / N == e % N);
+      Z[e] = K[e];
+    }
+    workgroupBarrier();
+    for (var k = 0u; k < N - 1u; k++) {
+      for (var e = li; e < NN; e += WGM) {
+        let r = e / N;
+        let c = e % N;
+        if (r < k || c < k) {
+          Z[e] = select(0.0, 1.0, r == c);
+        }
+      }
+      workgroupBarrier();
+      if (li < N) {
+        v[li] = Z[li * N + k];
+      }
+      workgroupBarrier();
+      if (li == 0u) {
+        let norm = vector_norm();
+        v[k] = v[k] + sign_of(K[k * N + k]) * norm;
+        step_values[0] = vector_norm();
+      }
+      workgroupBarrier();
+      let length = step_values[0];
+      workgroupBarrier();
+      if (li < N) {
+        v[li] = div_rn(v[li], length);
+      }
+      workgroupBarrier();
+      for (var e = li; e < NN; e += WGM) {
+        let r = e / N;
+        let c = e % N;
+        let h = mul(-2.0 * v[r], v[c]);
+        H[e] = select(h, h + 1.0, r == c);
+      }
+      workgroupBarrier();
+      product_into_t(li, 0u, 1u);
+      workgroupBarrier();
+      for (var e = li; e < NN; e += WGM) {
+        Z[e] = T[e];
+      }
+      workgroupBarrier();
+      product_into_t(li, 0u, 2u);
+      workgroupBarrier();
+      for (var e = li; e < NN; e += WGM) {
+        P[e] = T[e];
+      }
+      workgroupBarrier();
+    }
+    product_into_t(li, 2u, 3u);
+    workgroupBarrier();
+    if (li == 0u) {
+      for (var i = 0u; i < N; i++) {
+        if (below_eps(abs(T[i * N + i]))) {
+          solvable = 0u;
+        }
+      }
+    }
+  }
+  let solved = workgroupUniformLoad(&solvable) == 1u;
+
+  // 5-9. per block: S = sum over k of X Y / 25, then the entropy over the eigenvalues
+  let detail = work_detail(img);
+  for (var b = li; b < blocks(); b += WGM) {
+    let corner = (b / params.blocks_x) * BLOCK * params.dec_w + (b % params.blocks_x) * BLOCK;
+    var y: array<f32, N>;
+    for (var m = 0u; m < N; m++) {
+      y[m] = work[detail + corner + (m / BLOCK) * params.dec_w + m % BLOCK];
+    }
+    var x: array<f32, N>;
+    if (solved) {
+      var qy: array<f32, N>;
+      for (var i = 0u; i < N; i++) {
+        var acc = 0.0;
+        for (var m = 0u; m < N; m++) {
+          acc = acc + mul(P[i * N + m], y[m]);
+        }
+        qy[i] = acc;
+      }
+      for (var ii = 0u; ii < N; ii++) {
+        let i = N - 1u - ii;
+        var t = qy[i];
+        for (var k = i + 1u; k < N; k++) {
+          t = t - mul(x[k], T[i * N + k]);
+        }
+        x[i] = div_rn(t, T[i * N + i]);
+      }
+    }
+    var variance = 0.0;
+    for (var k = 0u; k < N; k++) {
+      let z = div_rn(mul(x[k], y[k]), 25.0);
+      variance = select(variance + z, z, k == 0u);
+    }
+    var entropy = 0.0;
+    for (var k = 0u; k < N; k++) {
+      let l = select(eig[k], 0.0, eig[k] < 0.0);
+      let term = dd_add(log2_dd(vec2f(mul(l, variance) + params.sigma_nn, 0.0)), LOG2_2PIE);
+      entropy = dd_add(term, vec2f(entropy, 0.0)).x;
+    }
+    work[work_entropies(img) + b] = entropy;
+    work[work_variances(img) + b] = variance;
+  }
+  if (li == 0u) {
+    work[work_singular(img)] = select(1.0, 0.0, solved);
+  }
+}

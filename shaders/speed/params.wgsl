@@ -1,0 +1,88 @@
+// SpEED's sizes, options and tables for one extractor (speed_chroma or speed_temporal).
+// Images are numbered by the dispatch's z: chroma U ref, U dis, V ref, V dis; temporal
+// ref, dis. Image i and i + 1 (i even) are scored as a pair.
+
+struct SpeedParams {
+  src_w: u32,      // plane before prescaling
+  src_h: u32,
+  scaled_w: u32,   // plane the anti-alias filter runs on
+  scaled_h: u32,
+  dec_w: u32,      // decimated by 16
+  dec_h: u32,
+  sub_w: u32,      // region of each shifted copy in the covariance
+  sub_h: u32,
+  aa_taps: u32,    // anti-alias filter: length and offset in `tables`
+  aa_at: u32,
+  lm_taps: u32,    // local-mean filter
+  lm_at: u32,
+  rs_mode: u32,    // prescaling: 0 none, 1 weighted sum, 2 weighted sum / sum of weights
+  rx_taps: u32,
+  ry_taps: u32,
+  rx_at: u32,      // per scaled column: rx_taps source columns, then (after all) their weights
+  ry_at: u32,
+  sample_scale: f32, // picture_copy's 1 / 2^(bpc - 8)
+  image_words: u32,  // `work` words per image (see work_* below)
+  use_ref_diff: u32,
+  zero: u32,         // always 0: see exact-f32.wgsl
+  blocks_x: u32,
+  blocks_y: u32,
+  weight_var_mode: u32,
+  sigma_nn: f32,
+  base_entropy: f32, // get_speed_score's threshold, computed by the host
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+  pad3: u32,
+  pad4: u32,
+  pad5: u32,
+}
+
+@group(0) @binding(3) var<uniform> params: SpeedParams;
+@group(0) @binding(4) var<storage, read> tables: array<u32>;
+
+const BLOCK: u32 = 5u;
+const ELEMENTS: u32 = 25u;
+const PAIRS: u32 = 325u;
+
+fn table_f32(i: u32) -> f32 {
+  return bitcast<f32>(tables[i]);
+}
+
+fn blocks() -> u32 {
+  return params.blocks_x * params.blocks_y;
+}
+
+// Per image in `work`: the detail picture, the covariance sums (hi, lo), the means,
+// per block the entropies and variances, the singular flag, per block score terms.
+fn work_detail(img: u32) -> u32 {
+  return img * params.image_words;
+}
+fn work_pairs(img: u32) -> u32 {
+  return work_detail(img) + params.dec_w * params.dec_h;
+}
+fn work_means(img: u32) -> u32 {
+  return work_pairs(img) + 2u * PAIRS;
+}
+fn work_entropies(img: u32) -> u32 {
+  return work_means(img) + ELEMENTS;
+}
+fn work_variances(img: u32) -> u32 {
+  return work_entropies(img) + blocks();
+}
+fn work_singular(img: u32) -> u32 {
+  return work_variances(img) + blocks();
+}
+fn work_terms(img: u32) -> u32 {
+  return work_singular(img) + 1u;
+}
+
+// vif_filter1d_s's reflection at the edges (the edge sample is not repeated)
+fn mirror(i: i32, n: u32) -> u32 {
+  if (i < 0) {
+    return u32(-i);
+  }
+  if (i >= i32(n)) {
+    return u32(2 * i32(n) - i - 2);
+  }
+  return u32(i);
+}
