@@ -2,6 +2,8 @@ import { VqError, type OptionValues } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { admFeature, floatAdmFeature } from "@vq/adm";
 import { cambiFeature } from "@vq/cambi";
+import { ciedeFeature } from "@vq/ciede";
+import { psnrHvsFeature } from "@vq/psnr-hvs";
 import { speedChromaFeature, speedTemporalFeature } from "@vq/speed";
 import { msSsimFeature, ssimFeature } from "@vq/ssim";
 import { floatMotionFeature, motionFeature } from "@vq/motion";
@@ -11,7 +13,7 @@ import type { FeatureRequest } from "./args.ts";
 
 /** Every feature extractor vq has, by libvmaf's name. */
 export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>(
-  [psnrFeature, admFeature, vifFeature, motionFeature, cambiFeature, ssimFeature, msSsimFeature, speedChromaFeature, speedTemporalFeature, floatAdmFeature, floatVifFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
+  [psnrFeature, admFeature, vifFeature, motionFeature, cambiFeature, ssimFeature, msSsimFeature, speedChromaFeature, speedTemporalFeature, ciedeFeature, psnrHvsFeature, floatAdmFeature, floatVifFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
 );
 
 export interface ResolvedFeature {
