@@ -1,6 +1,6 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
 import { AdmPipeline, SIMD_PROFILES, type AdmSettings, type SimdProfile } from "./adm-pipeline.ts";
-import { admScaleScores } from "./adm-scale-scores.ts";
+import { appendAdmFrame } from "./adm-scale-scores.ts";
 import { ADM_DEBUG_FEATURES, ADM_FEATURES, admDefinition, admFeatureName, admOptions, type AdmOptions } from "./definition.ts";
 
 export function admSettings(options: AdmOptions, simd: SimdProfile = SIMD_PROFILES.avx512): AdmSettings {
@@ -44,13 +44,7 @@ export class AdmCpu implements FeatureExtractor<PicturePair> {
   extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
     if (!this.pipeline) throw new Error("adm: extract before init");
     const r = this.pipeline.compute(frame.ref.planes[0]!, frame.dist.planes[0]!);
-    admScaleScores(r.score, r.aim, r.scales, this.options, this.names, index, collector);
-    if (!this.options.debug) return;
-    const d = this.debugNames;
-    collector.append(d[0]!, index, r.score);
-    collector.append(d[1]!, index, r.num);
-    collector.append(d[2]!, index, r.den);
-    for (let i = 0; i < 8; i++) collector.append(d[3 + i]!, index, r.scales[i]!);
+    appendAdmFrame(r, this.options, this.names, this.debugNames, index, collector);
   }
 
   flush(): void {}

@@ -6,6 +6,7 @@ import { csfInt32, csfScale0 } from "./csf-bands.ts";
 import { csfDenominatorInt32, csfDenominatorScale0 } from "./csf-den.ts";
 import { decoupleInt32, decoupleScale0, divisionTable } from "./decouple.ts";
 import { dwt2Scale0, dwt2Scale123 } from "./dwt2.ts";
+import { admFrameTotals, numDenLimit } from "./frame-totals.ts";
 
 /**
  * Which libvmaf build to reproduce: the chunk sizes of the x86 DWT kernels whose last
@@ -57,6 +58,7 @@ export class AdmPipeline {
   private readonly scale0Weights: [number, number, number];
   private readonly q32Weights: [number, number, number][] = [];
   private readonly numDenLimit: number;
+  private readonly aimScales = new Float64Array(4);
   readonly result: AdmScores = { score: 0, aim: 0, num: 0, den: 0, scales: new Float64Array(8) };
 
   constructor(
@@ -72,7 +74,7 @@ export class AdmPipeline {
       this.q32Weights.push(scale === 0 ? [0, 0, 0] : fixedFactorsQ32(scale, settings));
     }
     this.scale0Weights = scale0FixedFactors(settings);
-    this.numDenLimit = (1e-10 * (width * height)) / (1920.0 * 1080.0);
+    this.numDenLimit = numDenLimit(width, height);
   }
 
   compute(ref: Plane, dis: Plane): AdmScores {
@@ -83,9 +85,7 @@ export class AdmPipeline {
     const scales = this.result.scales;
     let w = this.width;
     let h = this.height;
-    let num = 0;
-    let den = 0;
-    let aimNum = 0;
+    const aimScales = this.aimScales;
     for (let scale = 0; scale < 4; scale++) {
       let numScale = 0;
       let denScale = 0;
@@ -128,24 +128,10 @@ export class AdmPipeline {
         numScale = contrastMaskingInt32(b.csfRestored32, b.csfAdditive32, b.fltAdditive32, scale, layout);
         if (!s.skipAim) aimScale = contrastMaskingInt32(b.csfAdditive32, b.csfRestored32, b.fltRestored32, scale, { ...layout, noiseWeight: 0 });
       }
-      num += numScale;
-      den += denScale;
-      aimNum += aimScale;
       scales[2 * scale] = numScale;
       scales[2 * scale + 1] = denScale;
+      aimScales[scale] = aimScale;
     }
-    if (num < this.numDenLimit) num = 0;
-    if (den < this.numDenLimit) den = 0;
-    const r = this.result;
-    if (den === 0) {
-      r.score = 1.0;
-      r.aim = 0; // libvmaf leaves it uninitialised
-    } else {
-      r.score = num / den;
-      r.aim = aimNum / den;
-    }
-    r.num = num;
-    r.den = den;
-    return r;
+    return admFrameTotals(this.result, aimScales, this.numDenLimit);
   }
 }

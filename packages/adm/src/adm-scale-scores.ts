@@ -1,4 +1,5 @@
 import type { FeatureCollector } from "@vq/core";
+import type { AdmScores } from "./adm-pipeline.ts";
 import type { AdmOptions } from "./definition.ts";
 
 /**
@@ -20,4 +21,14 @@ export function admScaleScores(
   collector.append(names[1]!, index, aim);
   collector.append(names[2]!, index, adm3 > options.adm_min_val ? adm3 : options.adm_min_val);
   for (let s = 0; s < 4; s++) collector.append(names[3 + s]!, index, scales[2 * s]! / scales[2 * s + 1]!);
+}
+
+/** Every output of one frame: the scores above and, with debug=true, the sums libvmaf's debug mode writes. */
+export function appendAdmFrame(r: AdmScores, options: AdmOptions, names: readonly string[], debugNames: readonly string[], index: number, collector: FeatureCollector): void {
+  admScaleScores(r.score, r.aim, r.scales, options, names, index, collector);
+  if (!options.debug) return;
+  collector.append(debugNames[0]!, index, r.score);
+  collector.append(debugNames[1]!, index, r.num);
+  collector.append(debugNames[2]!, index, r.den);
+  for (let i = 0; i < 8; i++) collector.append(debugNames[3 + i]!, index, r.scales[i]!);
 }

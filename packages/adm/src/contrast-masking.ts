@@ -73,7 +73,7 @@ export function maskedCubeExact(x: number, k: CubeShifts): bigint {
  * last row/column join when the region reaches the edge. Their 3x3 windows mirror row
  * -1 to 1 and clamp row h to h - 1 (and the same for columns).
  */
-interface Walk {
+export interface Walk {
   rowStart: number;
   rowEnd: number;
   colStart: number;
@@ -81,7 +81,7 @@ interface Walk {
   area: number;
 }
 
-function walkRange(w: number, h: number): Walk {
+export function walkRange(w: number, h: number): Walk {
   const { left, top, right, bottom } = scoreRegion(w, h);
   return {
     rowStart: top <= 0 ? 0 : Math.max(top, 1),
@@ -360,12 +360,22 @@ export function contrastMaskingScale0(
     if (walk.colEnd === w) borderTerm(src, masker, flt, rules, shifts, layout, i, w - 1, rows);
     exact = closeRow(rows, sums, rowRound, rowScale);
   }
-  // (float)(accum / 2^k): int64 to double (exact below 2^53), exact division; uint32 exponents in libvmaf
+  if (exact && sums.every((s) => s < EXACT_LIMIT)) return scale0Numerator(sums, w, h, layout.noiseWeight);
+  return scale0Numerator(exactSums(src, masker, flt, rules, shifts, layout).map(Number), w, h, layout.noiseWeight);
+}
+
+/**
+ * Scale 0's numerator from libvmaf's three int64 sums (h, v, d), each given as C's
+ * (double) of it: (float)(accum / 2^k), then the L3 norms plus the noise floor.
+ * Shared by the CPU path and the GPU twin (which reads the sums back).
+ */
+export function scale0Numerator(sums: ArrayLike<number>, w: number, h: number, noiseWeight: number): number {
+  const cubeHv = ceilLog2(w) - 4;
+  const cubeD = ceilLog2(w) - 3;
+  const rowShift = ceilLog2(h);
+  // int64 to double, exact division by a power of two; uint32 exponents in libvmaf
   const exponents = [(52 - cubeHv - rowShift) >>> 0, (52 - cubeHv - rowShift) >>> 0, (57 - cubeD - rowShift) >>> 0];
-  const toFloat = (a: number, theta: number) => f(a / 2 ** exponents[theta]!);
-  if (exact && sums.every((s) => s < EXACT_LIMIT)) return finish(sums, toFloat, walk.area, layout.noiseWeight);
-  const big = exactSums(src, masker, flt, rules, shifts, layout).map(Number);
-  return finish(big, toFloat, walk.area, layout.noiseWeight);
+  return finish(sums, (a, theta) => f(a / 2 ** exponents[theta]!), walkRange(w, h).area, noiseWeight);
 }
 
 const ONE_BY_15_Q32 = 286331153;
@@ -419,11 +429,18 @@ export function contrastMaskingInt32(
     if (walk.colEnd === w) borderTerm(src, masker, flt, rules, shifts, layout, i, w - 1, rows);
     exact = closeRow(rows, sums, rowRound, rowScale);
   }
+  // below 2^53 a double converts to float as the int64 does
+  if (exact && sums.every((s) => s < EXACT_LIMIT)) return int32Numerator(Array.from(sums, f), scale, w, h, layout.noiseWeight);
+  return int32Numerator(exactSums(src, masker, flt, rules, shifts, layout).map(int64ToFloat32), scale, w, h, layout.noiseWeight);
+}
+
+/**
+ * The numerator of scale 1..3 from libvmaf's three int64 sums, each given as C's (float)
+ * of it (int64 / float converts the int64 to float first). Shared with the GPU twin.
+ */
+export function int32Numerator(sumsAsFloat: ArrayLike<number>, scale: number, w: number, h: number, noiseWeight: number): number {
   // float final_shift[] in libvmaf, uint32 exponent (a wrap gives a huge power: infinity)
-  const finalShift = f(2 ** ((FINAL_SHIFT[scale - 1]! - cubeShift - rowShift) >>> 0));
-  // int64 / float in C converts the int64 to float first
-  if (exact && sums.every((s) => s < EXACT_LIMIT)) return finish(sums, (a) => f(f(a) / finalShift), walk.area, layout.noiseWeight);
-  const big = exactSums(src, masker, flt, rules, shifts, layout).map(int64ToFloat32);
-  return finish(big, (a) => f(a / finalShift), walk.area, layout.noiseWeight);
+  const finalShift = f(2 ** ((FINAL_SHIFT[scale - 1]! - ceilLog2(w) - ceilLog2(h)) >>> 0));
+  return finish(sumsAsFloat, (a) => f(a / finalShift), walkRange(w, h).area, noiseWeight);
 }
 

@@ -21,7 +21,7 @@ function cube(x: number): number {
   return x * x * x; // x is a float: x * x is exact, so this is pow(x, 3) correctly rounded
 }
 
-function finish(sums: readonly number[], shiftPow: number, weights: readonly number[], area: number, noiseWeight: number): number {
+function finish(sums: ArrayLike<number>, shiftPow: number, weights: readonly number[], area: number, noiseWeight: number): number {
   const noise = powf(f(area * noiseWeight), ONE_THIRD_F);
   let total = 0;
   for (let theta = 0; theta < 3; theta++) {
@@ -43,7 +43,7 @@ export function csfDenominatorScale0(
 ): number {
   const { left, top, right, bottom } = scoreRegion(w, h);
   const area = (bottom - top) * (right - left);
-  const shift = Math.max(ceilLog2(area) - 20, 0);
+  const shift = scale0RowShift(area);
   const round = shift > 0 ? 2 ** (shift - 1) : 0;
   const scale = 2 ** -shift;
   const bands = [ref.h, ref.v, ref.d];
@@ -64,8 +64,22 @@ export function csfDenominatorScale0(
     if (sum >= EXACT_LIMIT) exact = false;
     sums[theta] = sum;
   }
-  if (!exact) return finish(exactScale0Sums(bands, stride, left, top, right, bottom, shift), 2 ** (18 - shift), weights, area, noiseWeight);
-  return finish(sums, 2 ** (18 - shift), weights, area, noiseWeight);
+  return scale0Denominator(exact ? sums : exactScale0Sums(bands, stride, left, top, right, bottom, shift), w, h, weights, noiseWeight);
+}
+
+/** libvmaf's shift of scale 0's row sums: ceil(log2(area)) - 20, at least 0. */
+export function scale0RowShift(area: number): number {
+  return Math.max(ceilLog2(area) - 20, 0);
+}
+
+/**
+ * Scale 0's denominator from libvmaf's three uint64 sums (h, v, d), each given as C's
+ * (double) of it. Shared by the CPU path and the GPU twin.
+ */
+export function scale0Denominator(sums: ArrayLike<number>, w: number, h: number, weights: readonly number[], noiseWeight: number): number {
+  const { left, top, right, bottom } = scoreRegion(w, h);
+  const area = (bottom - top) * (right - left);
+  return finish(sums, 2 ** (18 - scale0RowShift(area)), weights, area, noiseWeight);
 }
 
 function exactScale0Sums(bands: Int16Array[], stride: number, left: number, top: number, right: number, bottom: number, shift: number): number[] {
@@ -87,7 +101,7 @@ function exactScale0Sums(bands: Int16Array[], stride: number, left: number, top:
 
 // Per scale 1..3: the squaring shift (libvmaf rounds with 1 << shift, not 1 << (shift - 1))
 // and the fixed-point exponent of the cubes.
-const SQUARE_SHIFT = [31, 30, 31];
+export const DEN_SQUARE_SHIFT = [31, 30, 31];
 const CONVERT_SHIFT = [32, 27, 23];
 const SPLIT_LIMIT = 2 ** 26;
 const TWO_M16 = 2 ** -16;
@@ -103,8 +117,7 @@ export function csfDenominatorInt32(
   noiseWeight: number,
 ): number {
   const { left, top, right, bottom } = scoreRegion(w, h);
-  const area = (bottom - top) * (right - left);
-  const squareShift = SQUARE_SHIFT[scale - 1]!;
+  const squareShift = DEN_SQUARE_SHIFT[scale - 1]!;
   const squareRound = 2 ** squareShift;
   const squareScale = 2 ** -squareShift;
   const cubeShift = ceilLog2(right - left);
@@ -113,8 +126,6 @@ export function csfDenominatorInt32(
   const rowShift = ceilLog2(bottom - top);
   const rowRound = Math.trunc(2 ** (rowShift - 1));
   const rowScale = 2 ** -rowShift;
-  // uint32 arithmetic in libvmaf: a negative exponent wraps and pow() gives infinity
-  const shiftPow = 2 ** ((CONVERT_SHIFT[scale - 1]! - rowShift - cubeShift) >>> 0);
   const cubeSplit = 2 ** (16 - cubeShift);
   const squareSplit = 2 ** (32 - squareShift);
   const bands = [ref.h, ref.v, ref.d];
@@ -153,7 +164,18 @@ export function csfDenominatorInt32(
     sums[theta] = sum;
   }
   const exactSums = exact ? sums : exactInt32Sums(bands, stride, left, top, right, bottom, squareShift, cubeShift, rowShift);
-  return finish(exactSums, shiftPow, weights, area, noiseWeight);
+  return int32Denominator(exactSums, scale, w, h, weights, noiseWeight);
+}
+
+/**
+ * The denominator of scale 1..3 from libvmaf's three uint64 sums, each given as C's
+ * (double) of it. Shared with the GPU twin.
+ */
+export function int32Denominator(sums: ArrayLike<number>, scale: number, w: number, h: number, weights: readonly number[], noiseWeight: number): number {
+  const { left, top, right, bottom } = scoreRegion(w, h);
+  // uint32 arithmetic in libvmaf: a negative exponent wraps and pow() gives infinity
+  const shiftPow = 2 ** ((CONVERT_SHIFT[scale - 1]! - ceilLog2(bottom - top) - ceilLog2(right - left)) >>> 0);
+  return finish(sums, shiftPow, weights, (bottom - top) * (right - left), noiseWeight);
 }
 
 function exactInt32Sums(

@@ -15,7 +15,7 @@ export interface Orientations<T> {
 }
 
 /** cos(1 degree)^2 as the float libvmaf compares against. */
-const COS_1DEG_SQ = Math.fround(Math.cos(Math.PI / 180) * Math.cos(Math.PI / 180));
+export const COS_1DEG_SQ = Math.fround(Math.cos(Math.PI / 180) * Math.cos(Math.PI / 180));
 const Q15 = 2 ** -15;
 const TWO_M16 = 2 ** -16;
 const LIMIT_26 = 2 ** 26;
@@ -64,6 +64,12 @@ function angleFlagSplit(oh: number, ov: number, th: number, tv: number): boolean
   const o = splitToFloat32(ohHi * oh + ovHi * ov, ohLo * oh + ovLo * ov) / 4096;
   const t = splitToFloat32(thHi * th + tvHi * tv, thLo * th + tvLo * tv) / 4096;
   return dot * dot >= COS_1DEG_SQ * o * t;
+}
+
+/** libvmaf's 1-degree test for int32 (or int16) coefficients (o_h, o_v) and (t_h, t_v). */
+export function orientationMatches(oh: number, ov: number, th: number, tv: number): boolean {
+  const small = oh < LIMIT_26 && oh > -LIMIT_26 && ov < LIMIT_26 && ov > -LIMIT_26 && th < LIMIT_26 && th > -LIMIT_26 && tv < LIMIT_26 && tv > -LIMIT_26;
+  return small ? angleFlag(oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv) : angleFlagSplit(oh, ov, th, tv);
 }
 
 /** angleFlag through BigInt, int64 wrap included. */
@@ -183,8 +189,7 @@ export function decoupleInt32(
       const th = disH[x]!;
       const tv = disV[x]!;
       const td = disD[x]!;
-      const small = oh < LIMIT_26 && oh > -LIMIT_26 && ov < LIMIT_26 && ov > -LIMIT_26 && th < LIMIT_26 && th > -LIMIT_26 && tv < LIMIT_26 && tv > -LIMIT_26;
-      const angle = small ? angleFlag(oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv) : angleFlagSplit(oh, ov, th, tv);
+      const angle = orientationMatches(oh, ov, th, tv);
       const kh = ratio32(oh, th, div);
       const kv = ratio32(ov, tv, div);
       const kd = ratio32(od, td, div);

@@ -39,6 +39,13 @@ export function vectorOvershoots(half: number, chunk: number): boolean {
   return chunk > 0 && half > chunk && (half - 1) % chunk === 0;
 }
 
+/** Scale 0's vertical pass: (sum - centre) >> shift for lo, (sum + round) >> shift for hi. */
+export function scale0Rounding(bitDepth: number): { shift: number; round: number; centre: number } {
+  const shift = bitDepth === 8 ? 8 : bitDepth;
+  const round = 1 << (shift - 1);
+  return { shift, round, centre: LO_SUM * round - round }; // subtract the offset, add the rounding term
+}
+
 /**
  * Scale 0: pixels (8 to 16 bits) to int16 bands. Every intermediate is an int32 in
  * libvmaf; JavaScript computes the exact sum and `>>` wraps it to int32 like the C code
@@ -59,9 +66,7 @@ export function dwt2Scale0(
   lowOnly: boolean,
   chunk: number,
 ): void {
-  const shift = bitDepth === 8 ? 8 : bitDepth;
-  const round = 1 << (shift - 1);
-  const centre = LO_SUM * round - round; // subtract the offset, add the rounding term
+  const { shift, round, centre } = scale0Rounding(bitDepth);
   const halfW = (w + 1) >> 1;
   const halfH = (h + 1) >> 1;
   const overshoot = !lowOnly && vectorOvershoots(halfW, chunk);
@@ -119,11 +124,16 @@ export function dwt2Scale0(
   }
 }
 
-// Rounding of scales 1..3 (libvmaf's adm_dwt2_s123_combined), indexed by scale - 1.
-const V_ROUND = [0, 32768, 32768];
-const V_SCALE = [1, 2 ** -16, 2 ** -16];
-const H_ROUND = [16384, 32768, 16384];
-const H_SCALE = [2 ** -15, 2 ** -16, 2 ** -15];
+/** Rounding of scales 1..3 (libvmaf's adm_dwt2_s123_combined), indexed by scale - 1: (sum + round) >> shift. */
+export const DWT123_ROUNDING = [
+  { vRound: 0, vShift: 0, hRound: 16384, hShift: 15 },
+  { vRound: 32768, vShift: 16, hRound: 32768, hShift: 16 },
+  { vRound: 32768, vShift: 16, hRound: 16384, hShift: 15 },
+] as const;
+const V_ROUND = DWT123_ROUNDING.map((r) => r.vRound);
+const V_SCALE = DWT123_ROUNDING.map((r) => 2 ** -r.vShift);
+const H_ROUND = DWT123_ROUNDING.map((r) => r.hRound);
+const H_SCALE = DWT123_ROUNDING.map((r) => 2 ** -r.hShift);
 
 /** Vertical pass of one image at scales 1..3 into tmp32[lo .. lo + w) and tmp32[hi .. hi + w). */
 function verticalInt32(src: Int16Array | Int32Array, r0: number, r1: number, r2: number, r3: number, w: number, tmp32: Int32Array, lo: number, hi: number, vRound: number, vScale: number): void {

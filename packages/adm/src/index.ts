@@ -1,5 +1,7 @@
 import type { FeatureEntry } from "@vq/core";
+import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { AdmCpu } from "./adm-cpu.ts";
+import { AdmGpu } from "./adm-gpu.ts";
 import { admDefinition } from "./definition.ts";
 import { FloatAdmCpu } from "./float-adm-cpu.ts";
 import { floatAdmDefinition } from "./float-adm-definition.ts";
@@ -7,15 +9,17 @@ import { floatAdmDefinition } from "./float-adm-definition.ts";
 export { admDefinition, admOptions, admFeatureName, ADM_FEATURES, ADM_DEBUG_FEATURES, ADM_MIN_SIZE } from "./definition.ts";
 export type { AdmOptions } from "./definition.ts";
 export { AdmCpu, createAdmCpu, admSettings } from "./adm-cpu.ts";
-export { AdmPipeline } from "./adm-pipeline.ts";
-export type { AdmScores, AdmSettings } from "./adm-pipeline.ts";
+export { AdmGpu, createAdmGpu } from "./adm-gpu.ts";
+export { AdmPipeline, SIMD_PROFILES } from "./adm-pipeline.ts";
+export type { AdmScores, AdmSettings, SimdProfile } from "./adm-pipeline.ts";
 export { admScaleScores } from "./adm-scale-scores.ts";
 export { powf, ONE_THIRD_F } from "./powf.ts";
 
-/** What the CLI and the scoring pipeline need to run adm. */
-export const admFeature: FeatureEntry<typeof admDefinition.options.defs> = {
+/** What the CLI and the scoring pipeline need to run adm on either backend. */
+export const admFeature: GpuFeatureEntry<typeof admDefinition.options.defs> = {
   definition: admDefinition,
   cpu: (options) => new AdmCpu(options),
+  gpu: (options) => new AdmGpu(options),
 };
 
 export { floatAdmDefinition, floatAdmOptions, floatAdmFeatureName, FLOAT_ADM_FEATURES, FLOAT_ADM_DEBUG_FEATURES } from "./float-adm-definition.ts";

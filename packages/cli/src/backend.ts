@@ -42,6 +42,11 @@ export async function chooseBackend(
     }
     throw e;
   }
+  if (kind === "auto" && gpu.isSoftware) {
+    // A software rasteriser is slower than vq's CPU path: auto picks the CPU.
+    notes.push(`the WebGPU adapter is a software renderer (${gpu.description}); computing on the CPU (--backend gpu forces it)`);
+    return { backend: cpuOnly(), notes };
+  }
   const onGpu = features.filter((f) => f.entry.gpu);
   const onCpu = features.filter((f) => !f.entry.gpu);
   if (onCpu.length && kind === "gpu") {

@@ -22,6 +22,8 @@ export interface GpuContext {
   readonly description: string;
   readonly features: ReadonlySet<string>;
   readonly hasTimestamps: boolean;
+  /** A software rasteriser (Mesa's lavapipe/llvmpipe, SwiftShader, a fallback adapter). */
+  readonly isSoftware: boolean;
   /** Throws a VqError if the device was lost or reported an error. */
   assertHealthy(): void;
   /** Set once the device is lost; resolves with the reason. */
@@ -93,6 +95,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     description,
     features: new Set(requiredFeatures),
     hasTimestamps: requiredFeatures.includes("timestamp-query"),
+    isSoftware: Boolean((info as { isFallbackAdapter?: boolean }).isFallbackAdapter) || /llvmpipe|lavapipe|swiftshader|software/i.test(description),
     lost,
     assertHealthy() {
       if (failure) throw new VqError(failure);
