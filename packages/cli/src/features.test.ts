@@ -9,9 +9,11 @@ import { FEATURES } from "./features.ts";
  * what the extractor writes.
  */
 describe("model catalogue and extractor definitions agree", () => {
+  // Only extractors a model can name are catalogued (psnr_hvs, for one, is not).
   for (const [name, entry] of FEATURES) {
     const catalogued = LIBVMAF_EXTRACTORS.find((e) => e.name === name);
-    test.skipIf(!catalogued)(name, () => {
+    if (!catalogued) continue;
+    test(name, () => {
       const strip = (defs: Record<string, object>) => Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, { ...d, help: undefined }]));
       expect(strip(catalogued!.options.defs)).toEqual(strip(entry.definition.options.defs));
     });
