@@ -37,7 +37,7 @@ function y4m(header: string, frames: number, frameBytes: number, cut = 0): Uint8
 /** A bad input: exit code 1, one line on stderr naming `names`, no stack, no output file. */
 async function expectCleanError(args: string[], ...names: string[]) {
   const out = join(dir, `out-${Math.random().toString(36).slice(2)}.json`);
-  const r = await vq([...args, "--json", "-o", out]);
+  const r = await vq([...args, "--json", "-o", out, "--backend", "cpu"]);
   expect(r.code).toBe(1);
   expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
   expect(r.stderr).toStartWith("vq: ");
