@@ -1,5 +1,7 @@
 import { Uint64Sum } from "@vq/core";
+import { fixedLog2 } from "./log2-table.ts";
 import { mirrorRow } from "./mirror-pad.ts";
+import { createStatisticRows, filterColumns, fold17, type StatisticRows, type VerticalRounding } from "./vif-filter-passes.ts";
 import { VIF_FILTERS, VIF_MAX_HALF } from "./vif-filters.ts";
 import type { ScalePlanes } from "./vif-workspace.ts";
 
@@ -9,32 +11,21 @@ const SIGMA_NSQ = 65536 << 1;
 const LOG2_SIGMA_NSQ = 2048 * 17;
 /** The epsilon libvmaf adds to sigma1_sq before dividing (65536 * 1.0e-10, in double). */
 const GAIN_EPSILON = 65536 * 1.0e-10;
-const TWO_31 = 2147483648;
 const TWO_32 = 4294967296;
-const INVERSE_2_15 = 1 / 32768;
 const INVERSE_2_16 = 1 / 65536;
 const INVERSE_2_32 = 1 / 4294967296;
 
 /**
- * (x * y + 2^31) >> 32 for x, y below 2^32: the product needs 64 bits, so it is split
- * into 16-bit halves whose partial sums stay below 2^50 (exact in doubles). The hot loop
- * below inlines this for its three products.
+ * (x * y + 2^31) >> 32 for integers x, y below 2^32, without 64-bit integers. Math.imul
+ * gives the low word of the product, read as an int32: low = L - 2^32 when L's top bit
+ * is set, exactly when the + 2^31 carries into the high word H. So
+ * (x * y - low) / 2^32 is the result itself, H or H + 1; the double product is within
+ * 2^10 of the exact one and the subtraction adds at most 2^10, so this quotient lands
+ * within 2^-21 of the integer, and + 1/2 truncated rounds to it. The hot loop below
+ * inlines this (keeping the int32 bits, since it only subtracts the result mod 2^32).
  */
 export function roundedHighProduct(x: number, y: number): number {
-  const xh = x >>> 16;
-  const xl = x & 0xffff;
-  const yh = y >>> 16;
-  const yl = y & 0xffff;
-  return xh * yh + Math.floor(((xh * yl + xl * yh) * 65536 + xl * yl + TWO_31) * INVERSE_2_32);
-}
-
-/** One row of a scale's vertically filtered statistics, with mirrored ends for the horizontal pass. */
-interface FilteredRow {
-  readonly mu1: Float64Array;
-  readonly mu2: Float64Array;
-  readonly ref: Float64Array;
-  readonly dis: Float64Array;
-  readonly refDis: Float64Array;
+  return (((x * y - Math.imul(x | 0, y | 0)) * INVERSE_2_32 + 0.5) | 0) >>> 0;
 }
 
 /**
@@ -45,18 +36,29 @@ interface FilteredRow {
  * doubles hold it exactly (README: "How exactness is kept").
  */
 export class VifScaleStatistic {
-  private readonly row: FilteredRow;
-  private readonly filtered: FilteredRow;
+  /** One row of the vertical pass, ends mirrored. */
+  private readonly row: StatisticRows;
+  /** Per scale, how the vertical pass rounds (scale 0's depends on the bit depth). */
+  private readonly roundings: readonly VerticalRounding[];
   private readonly nonLogSum = new Uint64Sum();
   // the current scale's sums, added to row by row
   private numLog = 0;
   private denLog = 0;
   private denNonLog = 0;
 
-  constructor(maxWidth: number, private readonly bitDepth: number, private readonly gainLimit: number, private readonly log2Table: Uint16Array) {
-    const row = () => new Float64Array(maxWidth + 2 * VIF_MAX_HALF);
-    this.row = { mu1: row(), mu2: row(), ref: row(), dis: row(), refDis: row() };
-    this.filtered = { mu1: row(), mu2: row(), ref: row(), dis: row(), refDis: row() };
+  constructor(maxWidth: number, bitDepth: number, private readonly gainLimit: number, private readonly log2Table: Uint16Array) {
+    this.row = createStatisticRows(maxWidth);
+    // Scale 0 brings samples of bitDepth bits down to 16-bit means and, above 8 bits, its
+    // squares down to 32 bits; later scales take 16-bit means and round off 16 bits.
+    const sqShift = (bitDepth - 8) * 2;
+    const scale0: VerticalRounding = {
+      muRound: 2 ** (bitDepth - 1),
+      muScale: 2 ** -bitDepth,
+      sqRound: sqShift === 0 ? 0 : 2 ** (sqShift - 1),
+      sqScale: 2 ** -sqShift,
+    };
+    const later: VerticalRounding = { muRound: 32768, muScale: INVERSE_2_16, sqRound: 32768, sqScale: INVERSE_2_16 };
+    this.roundings = VIF_FILTERS.map((_, scale) => (scale === 0 ? scale0 : later));
   }
 
   /**
@@ -67,15 +69,7 @@ export class VifScaleStatistic {
   compute(planes: ScalePlanes, scale: number, out: Float32Array): void {
     const filter = VIF_FILTERS[scale]!;
     const half = filter.length >> 1;
-    // Scale 0 brings samples of bitDepth bits down to 16-bit means and, above 8 bits, its
-    // squares down to 32 bits; later scales take 16-bit means and round off 16 bits.
-    const bpc = this.bitDepth;
-    const rounding: VerticalRounding = {
-      muRound: scale === 0 ? 2 ** (bpc - 1) : 32768,
-      muScale: scale === 0 ? 2 ** -bpc : INVERSE_2_16,
-      sqRound: scale === 0 ? (bpc === 8 ? 0 : 2 ** ((bpc - 8) * 2 - 1)) : 32768,
-      sqScale: scale === 0 ? 2 ** -((bpc - 8) * 2) : INVERSE_2_16,
-    };
+    const rounding = this.roundings[scale]!;
     const { width, height, stride } = planes;
     const row = this.row;
     this.numLog = 0;
@@ -90,72 +84,98 @@ export class VifScaleStatistic {
       mirrorRow(row.ref, VIF_MAX_HALF, width, half);
       mirrorRow(row.dis, VIF_MAX_HALF, width, half);
       mirrorRow(row.refDis, VIF_MAX_HALF, width, half);
-      filterRow(row, width, filter, this.filtered);
-      this.accumulateRow(width);
+      this.accumulateRow(width, filter);
     }
 
     out[2 * scale] = this.numLog / 2048.0 + (this.denNonLog - this.nonLogSum.toNumber() / 16384.0 / 65025.0);
     out[2 * scale + 1] = this.denLog / 2048.0 + this.denNonLog;
   }
 
-  /** Each sample's log2 or linear term, from one row of filtered statistics. */
-  private accumulateRow(width: number): void {
-    const { mu1: rowMu1, mu2: rowMu2, ref: rowRef, dis: rowDis, refDis: rowRefDis } = this.filtered;
+  /**
+   * The horizontal pass over one vertically filtered row, and each sample's log2 or
+   * linear term. The pass is folded around the centre (the filters are symmetric; pair
+   * sums of 32-bit values times 16-bit taps stay below 2^49): the means come out below
+   * 2^32 and the second moments below 2^48, exact. It runs here rather than in a loop of
+   * its own so that its five sums go straight into the terms (about 5 % of a frame).
+   */
+  private accumulateRow(width: number, filter: Float64Array): void {
+    const { mu1: rowMu1, mu2: rowMu2, ref: rowRef, dis: rowDis, refDis: rowRefDis } = this.row;
+    const half = filter.length >> 1;
+    const centreTap = filter[half]!;
     const table = this.log2Table;
     const gainLimit = this.gainLimit;
+    // integer sums, exact: the log2 terms below 2^17 each, nonLogRow below width * 2^31
     let numLog = 0;
     let denLog = 0;
+    let logCount = 0;
     let denNonLog = 0;
-    let nonLogRow = 0; // below width * 2^31: exact
+    let nonLogRow = 0;
 
     for (let j = 0; j < width; j++) {
-      const m1 = rowMu1[j]!;
-      const m2 = rowMu2[j]!;
-      const rr = rowRef[j]!;
-      const dd = rowDis[j]!;
-      const rd = rowRefDis[j]!;
-      // roundedHighProduct, inlined for mu1², mu2² and mu1 * mu2 (m1, m2 < 2^32), with
-      // every product taken in doubles: mu = h * 2^16 + l, and
-      // (mu * nu + 2^31) >> 32 = h * h' + floor((h * l' + l * h') * 2^-16 + l * l' * 2^-32 + 1/2)
-      // where the floor's argument has at most 49 significant bits (exact)
-      const l1 = m1 & 0xffff;
-      const h1 = (m1 - l1) * INVERSE_2_16;
-      const l2 = m2 & 0xffff;
-      const h2 = (m2 - l2) * INVERSE_2_16;
-      const mu1Sq = h1 * h1 + Math.floor(h1 * l1 * INVERSE_2_15 + l1 * (l1 * INVERSE_2_32) + 0.5);
-      const mu2Sq = h2 * h2 + Math.floor(h2 * l2 * INVERSE_2_15 + l2 * (l2 * INVERSE_2_32) + 0.5);
-      const mu1Mu2 = h1 * h2 + Math.floor((h1 * l2 + h2 * l1) * INVERSE_2_16 + l1 * (l2 * INVERSE_2_32) + 0.5);
-      // uint32 differences read as int32, like libvmaf's casts; `| 0` of these
-      // non-negative doubles below 2^33 is floor modulo 2^32
-      const sigma1Sq = ((((rr + 32768) * INVERSE_2_16) | 0) - (mu1Sq | 0)) | 0;
-      let sigma2Sq = ((((dd + 32768) * INVERSE_2_16) | 0) - (mu2Sq | 0)) | 0;
-      const sigma12 = ((((rd + 32768) * INVERSE_2_16) | 0) - (mu1Mu2 | 0)) | 0;
+      const c = VIF_MAX_HALF + j;
+      let m1: number;
+      let m2: number;
+      let rr: number;
+      let dd: number;
+      let rd: number;
+      if (half === 8) {
+        m1 = fold17(rowMu1, c);
+        m2 = fold17(rowMu2, c);
+        rr = fold17(rowRef, c);
+        dd = fold17(rowDis, c);
+        rd = fold17(rowRefDis, c);
+      } else {
+        m1 = centreTap * rowMu1[c]!;
+        m2 = centreTap * rowMu2[c]!;
+        rr = centreTap * rowRef[c]!;
+        dd = centreTap * rowDis[c]!;
+        rd = centreTap * rowRefDis[c]!;
+        for (let k = 1; k <= half; k++) {
+          const f = filter[half - k]!;
+          const a = c - k;
+          const b = c + k;
+          m1 += f * (rowMu1[a]! + rowMu1[b]!);
+          m2 += f * (rowMu2[a]! + rowMu2[b]!);
+          rr += f * (rowRef[a]! + rowRef[b]!);
+          dd += f * (rowDis[a]! + rowDis[b]!);
+          rd += f * (rowRefDis[a]! + rowRefDis[b]!);
+        }
+      }
+      // roundedHighProduct, inlined, for mu1², mu2² and mu1 * mu2 (m1, m2 < 2^32), as int32 bits
+      const a1 = m1 | 0;
+      const a2 = m2 | 0;
+      const mu1Sq = ((m1 * m1 - Math.imul(a1, a1)) * INVERSE_2_32 + 0.5) | 0;
+      const mu2Sq = ((m2 * m2 - Math.imul(a2, a2)) * INVERSE_2_32 + 0.5) | 0;
+      const mu1Mu2 = ((m1 * m2 - Math.imul(a1, a2)) * INVERSE_2_32 + 0.5) | 0;
+      // (uint32)((sum + 2^15) >> 16) - mu, read as int32 like libvmaf's casts; `| 0` of the
+      // non-negative doubles below 2^33 is their floor modulo 2^32
+      const sigma1Sq = ((((rr + 32768) * INVERSE_2_16) | 0) - mu1Sq) | 0;
+      let sigma2Sq = ((((dd + 32768) * INVERSE_2_16) | 0) - mu2Sq) | 0;
+      const sigma12 = ((((rd + 32768) * INVERSE_2_16) | 0) - mu1Mu2) | 0;
       if (sigma2Sq < 0) sigma2Sq = 0;
 
       if (sigma1Sq >= SIGMA_NSQ) {
-        // log2_32 of the int32 sum passed as uint32 (below 2^32)
+        // log2_32 of the int32 sum passed as uint32; LOG2_SIGMA_NSQ comes off once per row
         const x = (SIGMA_NSQ + sigma1Sq) | 0;
         const kx = 16 - Math.clz32(x);
-        denLog += table[x >>> kx]! + 2048 * kx - LOG2_SIGMA_NSQ;
+        denLog += table[x >>> kx]! + (kx << 11);
+        logCount++;
         if (sigma12 > 0 && sigma2Sq > 0) {
-          let g = sigma12 / (sigma1Sq + GAIN_EPSILON);
-          // double -> int32 truncation, then MAX(sv_sq, 0); sv_sq < 2^31 always
+          const g = sigma12 / (sigma1Sq + GAIN_EPSILON);
+          // (int32_t) of sv_sq, then MAX(sv_sq, 0): sv_sq < 2^31 when positive; numer1 as uint32 bits
           const svSq = sigma2Sq - g * sigma12;
-          const sv = svSq > 0 ? svSq | 0 : 0;
-          if (g > gainLimit) g = gainLimit;
-          const numer1 = sv + SIGMA_NSQ;
-          const numer1Tmp = Math.floor(g * g * sigma1Sq) + numer1; // below 2^46
+          const numer1 = (svSq > 0 ? (svSq | 0) + SIGMA_NSQ : SIGMA_NSQ) | 0;
+          const gain = g > gainLimit ? gainLimit : g;
+          const numer1Tmp = Math.floor(gain * gain * sigma1Sq) + (numer1 >>> 0); // below 2^46
           const k1 = 16 - Math.clz32(numer1);
-          let log2Tmp: number;
+          const log2Numer1 = table[numer1 >>> k1]! + (k1 << 11);
           if (numer1Tmp < TWO_32) {
-            const k = 16 - Math.clz32(numer1Tmp);
-            log2Tmp = table[numer1Tmp >>> k]! + 2048 * k;
+            const t = numer1Tmp | 0;
+            const k = 16 - Math.clz32(t);
+            numLog += table[t >>> k]! + (k << 11) - log2Numer1;
           } else {
-            // log2_64: normalise by the high word
-            const k = 48 - Math.clz32(Math.floor(numer1Tmp * INVERSE_2_32));
-            log2Tmp = table[Math.floor(numer1Tmp * 2 ** -k)]! + 2048 * k;
+            numLog += fixedLog2(table, numer1Tmp) - log2Numer1;
           }
-          numLog += log2Tmp - (table[numer1 >>> k1]! + 2048 * k1);
         }
       } else {
         nonLogRow += sigma2Sq;
@@ -164,89 +184,8 @@ export class VifScaleStatistic {
     }
 
     this.numLog += numLog;
-    this.denLog += denLog;
+    this.denLog += denLog - logCount * LOG2_SIGMA_NSQ;
     this.denNonLog += denNonLog;
     this.nonLogSum.add(nonLogRow);
-  }
-}
-
-/** How the vertical pass rounds its sums to libvmaf's fixed point: floor((sum + round) * scale). */
-interface VerticalRounding {
-  readonly muRound: number;
-  readonly muScale: number;
-  readonly sqRound: number;
-  readonly sqScale: number;
-}
-
-/**
- * The vertical pass for one output row: for each column, the filtered reference and
- * distorted samples and their squares and product, rounded as libvmaf does. The sums of
- * f * x stay below 2^32 and those of f * x * y below 2^48, so they are exact, and the
- * roundings are exact floors (libvmaf's results fit 16 and 32 bits, so its uint32 casts
- * never wrap).
- */
-function filterColumns(ref: Float64Array, dis: Float64Array, top: number, stride: number, width: number, filter: Float64Array, rounding: VerticalRounding, row: FilteredRow): void {
-  const taps = filter.length;
-  const { muRound, muScale, sqRound, sqScale } = rounding;
-  const { mu1, mu2, ref: rowRef, dis: rowDis, refDis } = row;
-  for (let j = 0; j < width; j++) {
-    let m1 = 0;
-    let m2 = 0;
-    let rr = 0;
-    let dd = 0;
-    let rd = 0;
-    for (let k = 0, p = top + j; k < taps; k++, p += stride) {
-      const c = filter[k]!;
-      const r = ref[p]!;
-      const d = dis[p]!;
-      const cr = c * r;
-      const cd = c * d;
-      m1 += cr;
-      m2 += cd;
-      rr += cr * r;
-      dd += cd * d;
-      rd += cr * d;
-    }
-    const q = VIF_MAX_HALF + j;
-    mu1[q] = Math.floor((m1 + muRound) * muScale);
-    mu2[q] = Math.floor((m2 + muRound) * muScale);
-    rowRef[q] = Math.floor((rr + sqRound) * sqScale);
-    rowDis[q] = Math.floor((dd + sqRound) * sqScale);
-    refDis[q] = Math.floor((rd + sqRound) * sqScale);
-  }
-}
-
-/**
- * The horizontal pass over one vertically filtered row (ends mirrored), folded around the
- * centre (the filters are symmetric; pair sums of 32-bit values times 16-bit taps stay
- * below 2^49): the means below 2^32 and the second moments below 2^48, exact.
- */
-function filterRow(row: FilteredRow, width: number, filter: Float64Array, out: FilteredRow): void {
-  const { mu1: rowMu1, mu2: rowMu2, ref: rowRef, dis: rowDis, refDis: rowRefDis } = row;
-  const { mu1: outMu1, mu2: outMu2, ref: outRef, dis: outDis, refDis: outRefDis } = out;
-  const half = filter.length >> 1;
-  const centreTap = filter[half]!;
-  for (let j = 0; j < width; j++) {
-    const centre = VIF_MAX_HALF + j;
-    let m1 = centreTap * rowMu1[centre]!;
-    let m2 = centreTap * rowMu2[centre]!;
-    let rr = centreTap * rowRef[centre]!;
-    let dd = centreTap * rowDis[centre]!;
-    let rd = centreTap * rowRefDis[centre]!;
-    for (let k = 1; k <= half; k++) {
-      const c = filter[half - k]!;
-      const a = centre - k;
-      const b = centre + k;
-      m1 += c * (rowMu1[a]! + rowMu1[b]!);
-      m2 += c * (rowMu2[a]! + rowMu2[b]!);
-      rr += c * (rowRef[a]! + rowRef[b]!);
-      dd += c * (rowDis[a]! + rowDis[b]!);
-      rd += c * (rowRefDis[a]! + rowRefDis[b]!);
-    }
-    outMu1[j] = m1;
-    outMu2[j] = m2;
-    outRef[j] = rr;
-    outDis[j] = dd;
-    outRefDis[j] = rd;
   }
 }
