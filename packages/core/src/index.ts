@@ -25,5 +25,6 @@ export type { ThreadedExtractor } from "./threaded-backend.ts";
 export { serveExtractors } from "./extraction-worker.ts";
 export type { RecordedWrite, WorkerExtractorSpec } from "./worker-protocol.ts";
 export { memoryReader } from "./memory-reader.ts";
+export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLayout } from "./video-frame-reader.ts";
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./ffmpeg-reader.ts";
 export type { FfmpegOptions } from "./ffmpeg-reader.ts";
