@@ -55,7 +55,9 @@ async function getGpu(options: AcquireOptions): Promise<GPU> {
   if (!isNodeLike) throw new VqError("no WebGPU: this runtime has no navigator.gpu");
   let dawn: { create: (opts: string[]) => GPU; globals: Record<string, unknown> };
   try {
-    dawn = (await import("webgpu")) as typeof dawn;
+    // A specifier bundlers leave alone: browser bundles must not pull in Dawn's native addon.
+    const dawnPackage = "webgpu";
+    dawn = (await import(dawnPackage)) as typeof dawn;
   } catch (e) {
     throw new VqError(`no WebGPU: the "webgpu" package (Dawn) could not be loaded: ${(e as Error).message}`, { cause: e });
   }
