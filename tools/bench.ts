@@ -1,9 +1,12 @@
 // End-to-end benchmark: the whole `vq` process (start, read Y4M, extract, model, write)
 // on golden pairs, per backend. Prints fps over the whole run and the cold start (a run
 // of one frame). Usage:
-//   bun tools/bench.ts [--backend cpu|gpu] [--pairs a,b] [--repeat N] [-- extra vq args]
+//   bun tools/bench.ts [--backend cpu|gpu] [--pairs a,b] [--repeat N] [--frames N] [--upscale 2] [-- extra vq args]
+// --frames repeats the pair's frames to N (the golden 1080p pair has only 5); --upscale 2
+// doubles width and height (1080p → 4K).
 import { spawnSync } from "node:child_process";
 import { goldenPairs, goldenPath } from "../packages/core/src/golden.ts";
+import { benchInput } from "./bench-inputs.ts";
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf("--");
@@ -16,6 +19,8 @@ const get = (name: string, fallback: string) => {
 const backend = get("--backend", "cpu");
 const repeat = Number(get("--repeat", "3"));
 const wanted = get("--pairs", "nat_576x324.x264crf30,nat_1920x1080.x264crf35").split(",");
+const frameCount = Number(get("--frames", "0"));
+const upscale = Number(get("--upscale", "1")) as 1 | 2;
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 
 function run(args: string[]): number {
@@ -28,16 +33,18 @@ function run(args: string[]): number {
 
 const rows: Record<string, string>[] = [];
 for (const pair of goldenPairs().filter((p) => wanted.includes(p.pair))) {
-  const base = ["-r", goldenPath(pair.reference), "-d", goldenPath(pair.distorted), "--json", "-o", "/dev/null", "-q", "--backend", backend, ...extra];
+  const frames = frameCount || pair.frame_count;
+  const input = (p: string) => (frameCount || upscale > 1 ? benchInput(goldenPath(p), frames, upscale) : goldenPath(p));
+  const base = ["-r", input(pair.reference), "-d", input(pair.distorted), "--json", "-o", "/dev/null", "-q", "--backend", backend, ...extra];
   const cold = Math.min(...Array.from({ length: repeat }, () => run([...base, "--frame_cnt", "1"])));
   const whole = [...Array(repeat)].map(() => run(base)).sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
   rows.push({
     pair: pair.pair,
-    size: `${pair.width}x${pair.height}`,
-    frames: String(pair.frame_count),
+    size: `${pair.width * upscale}x${pair.height * upscale}`,
+    frames: String(frames),
     "median ms": whole.toFixed(0),
-    "fps (whole process)": ((pair.frame_count * 1000) / whole).toFixed(2),
-    "fps (after the first frame)": (((pair.frame_count - 1) * 1000) / Math.max(1, whole - cold)).toFixed(2),
+    "fps (whole process)": ((frames * 1000) / whole).toFixed(2),
+    "fps (after the first frame)": (((frames - 1) * 1000) / Math.max(1, whole - cold)).toFixed(2),
     "cold start ms": cold.toFixed(0),
   });
 }
