@@ -31,6 +31,13 @@ function run(args: string[]): number {
   return ms;
 }
 
+/** GPU time per frame from a separate `--gpu-profile` run (timestamps cost a little, so not timed). */
+function gpuMicrosPerFrame(args: string[]): string {
+  const r = spawnSync(process.execPath, [cli, ...args, "--gpu-profile"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`vq failed: ${r.stderr}`);
+  return /^total\s+([\d.]+) µs\/frame/m.exec(r.stderr)?.[1] ?? "n/a";
+}
+
 const rows: Record<string, string>[] = [];
 for (const pair of goldenPairs().filter((p) => wanted.includes(p.pair))) {
   const frames = frameCount || pair.frame_count;
@@ -46,6 +53,7 @@ for (const pair of goldenPairs().filter((p) => wanted.includes(p.pair))) {
     "fps (whole process)": ((frames * 1000) / whole).toFixed(2),
     "fps (after the first frame)": (((frames - 1) * 1000) / Math.max(1, whole - cold)).toFixed(2),
     "cold start ms": cold.toFixed(0),
+    ...(backend === "cpu" ? {} : { "GPU µs/frame (timestamps)": gpuMicrosPerFrame(base) }),
   });
 }
 console.log(`vq ${backend} ${extra.join(" ")}`);

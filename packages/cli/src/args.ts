@@ -19,6 +19,8 @@ export interface CliSettings {
   models: string[];
   noPrediction: boolean;
   output?: string;
+  /** Also write an HTML report here. */
+  report?: string;
   outputFormat?: OutputFormat;
   quiet: boolean;
   backend: Backend;
@@ -32,6 +34,8 @@ export interface CliSettings {
   version: boolean;
   ffmpeg?: string;
   scale: boolean;
+  /** Print GPU time per kernel pass (timestamp queries) to stderr. */
+  gpuProfile: boolean;
 }
 
 interface Spec {
@@ -67,11 +71,15 @@ const SPECS: Spec[] = [
   { long: "help", value: false },
   { long: "ffmpeg", value: true },
   { long: "scale", value: false },
+  { long: "gpu-profile", value: false },
+  { long: "report", value: true },
 ];
 
 export const USAGE = `Usage: vq [options]
+       vq report RESULT.json [-o report.html]
 
 Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
+\`vq report\` turns a --json result into one self-contained HTML page (vq report --help).
 
   -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes
   -d, --distorted PATH        distorted video, likewise
@@ -86,6 +94,8 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
   -o, --output PATH           write results here (default: standard output)
       --xml | --json | --csv | --sub
                               output format (default: xml, like libvmaf)
+      --report PATH           also write an HTML report (per-frame plot, worst frames,
+                              pooled scores, settings); the output above is unchanged
       --precision N|max       digits after the point (default 6); max = round-trip exact
       --backend cpu|gpu|auto  where to compute (default auto: the GPU if an adapter exists)
       --frame_cnt N           score at most N frames
@@ -94,6 +104,7 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
       --subsample N           write and pool every N-th frame
       --threads N             CPU worker threads
       --scale                 scale the distorted video to the reference's size (ffmpeg, bicubic)
+      --gpu-profile           print the GPU time of every kernel pass per frame (timestamp queries)
       --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH)
   -q, --quiet                 no progress on the terminal
   -v, --version               print the version
@@ -126,7 +137,7 @@ export function parseFeatureArgument(arg: string): FeatureRequest {
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
-  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false };
+  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let spec: Spec | undefined;
@@ -238,12 +249,55 @@ export function parseArgs(argv: readonly string[]): CliSettings {
       case "scale":
         s.scale = true;
         break;
+      case "gpu-profile":
+        s.gpuProfile = true;
+        break;
+      case "report":
+        s.report = v;
+        break;
     }
   }
   if (s.help || s.version) return s;
   if (!s.reference) throw new VqError("the reference video (-r/--reference) is required");
   if (!s.distorted) throw new VqError("the distorted video (-d/--distorted) is required");
   return s;
+}
+
+export const REPORT_USAGE = `Usage: vq report RESULT.json [-o report.html]
+
+Writes one self-contained HTML page (inline SVG, CSS and script; nothing loaded from the
+network) for a JSON result of vq or libvmaf (--json): VMAF and every feature per frame,
+the worst frames, the pooled scores and the settings the file carries.
+To include the command line's settings too, score with --report PATH instead.
+
+  -o, --output PATH           write the report here (default: standard output)
+      --help                  this text
+`;
+
+export interface ReportSettings {
+  input?: string;
+  output?: string;
+  help: boolean;
+}
+
+/** The arguments after \`vq report\`. */
+export function parseReportArgs(argv: readonly string[]): ReportSettings {
+  const r: ReportSettings = { help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help") r.help = true;
+    else if (arg === "-o" || arg === "--output") {
+      const v = argv[++i];
+      if (v === undefined) throw new VqError(`option --output needs a value (vq report RESULT.json -o report.html)`);
+      r.output = v;
+    } else if (arg.startsWith("--output=")) r.output = arg.slice("--output=".length);
+    else if (arg.startsWith("-o") && arg.length > 2) r.output = arg.slice(2);
+    else if (arg.startsWith("-") && arg !== "-") throw new VqError(`unknown option ${arg} for vq report (see vq report --help)`);
+    else if (r.input !== undefined) throw new VqError(`vq report takes one result file, got "${r.input}" and "${arg}"`);
+    else r.input = arg;
+  }
+  if (!r.help && r.input === undefined) throw new VqError("vq report needs a JSON result file: vq report RESULT.json -o report.html");
+  return r;
 }
 
 /** A .yuv path is raw YUV and needs its format given; .y4m and other files carry theirs. */

@@ -5,8 +5,18 @@ import type { ResolvedFeature } from "./features.ts";
 
 export interface BackendChoice {
   backend: ExtractionBackend;
+  /** The GPU part of `backend`, when there is one (for its timestamp profile). */
+  gpuBackend?: GpuBackend;
   /** What to tell the user about the choice (fallbacks), if anything. */
   notes: string[];
+}
+
+export interface BackendOptions {
+  subsample?: number;
+  threads?: number;
+  /** Record GPU timestamps per kernel pass (the runner's profile). */
+  profileGpu?: boolean;
+  acquire?: () => Promise<GpuContext>;
 }
 
 /**
@@ -22,13 +32,8 @@ export function cpuBackend(features: readonly ResolvedFeature[], subsample: numb
   return new ThreadedCpuBackend(extractors, worker, threads, subsample);
 }
 
-export async function chooseBackend(
-  kind: Backend,
-  features: readonly ResolvedFeature[],
-  subsample = 1,
-  acquire: () => Promise<GpuContext> = () => sharedGpu(),
-  threads = 1,
-): Promise<BackendChoice> {
+export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], options: BackendOptions = {}): Promise<BackendChoice> {
+  const { subsample = 1, threads = 1, profileGpu = false, acquire = () => sharedGpu() } = options;
   const notes: string[] = [];
   const cpuOnly = () => cpuBackend(features, subsample, threads);
   if (kind === "cpu") return { backend: cpuOnly(), notes };
@@ -53,8 +58,9 @@ export async function chooseBackend(
     notes.push(`no GPU implementation yet for ${onCpu.map((f) => f.entry.definition.name).join(", ")}: computed on the CPU`);
   }
   const backends: ExtractionBackend[] = [];
-  if (onGpu.length) backends.push(new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options)), { subsample }));
+  const gpuBackend = onGpu.length ? new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options)), { subsample, profile: profileGpu }) : undefined;
+  if (gpuBackend) backends.push(gpuBackend);
   if (onCpu.length) backends.push(cpuBackend(onCpu, subsample, threads));
   if (!backends.length) throw new VqError("nothing to compute: give --feature or a model");
-  return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), notes };
+  return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), gpuBackend, notes };
 }

@@ -7,3 +7,6 @@ export { chooseBackend } from "./backend.ts";
 export { score, scoreRequestSchema } from "./score.ts";
 export type { FrameScores, ScoreEvents, ScoreRequest, ScoreSummary } from "./score.ts";
 export { memoryReader } from "@vq/core";
+export { renderReport } from "./report/html-report.ts";
+export { parseReportData, readReportData, resultJsonSchema } from "./report/report-data.ts";
+export type { ReportData, RunSettings } from "./report/report-data.ts";

@@ -1,7 +1,10 @@
-import { renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, basename } from "node:path";
-import { isVqError, VqError, writeCsv, writeJson, writeSub, writeXml } from "@vq/core";
-import { parseArgs, rawFormatFor, USAGE } from "./args.ts";
+import { rmSync } from "node:fs";
+import { isVqError, writeCsv, writeJson, writeSub, writeXml } from "@vq/core";
+import { parseArgs, parseReportArgs, rawFormatFor, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
+import { writeAtomically } from "./atomic-write.ts";
+import { gpuProfileTable } from "./gpu-profile.ts";
+import { renderReport } from "./report/html-report.ts";
+import { parseReportData, readReportData, type RunSettings } from "./report/report-data.ts";
 import { score } from "./score.ts";
 import { VERSION } from "./version.ts";
 
@@ -34,6 +37,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 }
 
 async function run(argv: readonly string[], io: CliIo): Promise<void> {
+  if (argv[0] === "report") return report(argv.slice(1), io);
   const s = parseArgs(argv);
   if (s.help) return io.stdout(USAGE);
   if (s.version) return io.stdout(`vq ${VERSION}\n`);
@@ -55,6 +59,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       skipDist: s.skipDist,
       ffmpeg: s.ffmpeg,
       scaleDistorted: s.scale,
+      profileGpu: s.gpuProfile,
     },
     {
       onNote: (m) => io.stderr(`vq: ${m}\n`),
@@ -66,6 +71,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   const result = next.value;
   if (progress) io.stderr("\n");
   const fps = result.frames / ((performance.now() - t0) / 1000);
+  if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames));
   const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps };
   let text: string;
   switch (s.outputFormat ?? "xml") {
@@ -82,8 +88,57 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       text = writeXml(result.collector, { ...options, width: result.width, height: result.height });
       break;
   }
-  if (s.output) writeAtomically(s.output, text);
-  else io.stdout(text);
+  // Rendered before anything is written, so a failure leaves neither file behind.
+  const html = s.report ? renderReport(scoringReportData(writeJson(result.collector, options), s, argv, result), `vq ${VERSION}`) : undefined;
+  // The report first: if either write fails, neither file is left behind.
+  if (s.report) writeAtomically(s.report, html!, "the report");
+  try {
+    if (s.output) writeAtomically(s.output, text);
+    else io.stdout(text);
+  } catch (e) {
+    if (s.report) rmSync(s.report, { force: true });
+    throw e;
+  }
+}
+
+/** `vq report RESULT.json [-o report.html]`: an HTML report of a JSON result written earlier. */
+function report(argv: readonly string[], io: CliIo): void {
+  const r = parseReportArgs(argv);
+  if (r.help) return io.stdout(REPORT_USAGE);
+  const html = renderReport(readReportData(r.input!), `vq ${VERSION}`);
+  if (r.output) writeAtomically(r.output, html, "the report");
+  else io.stdout(html);
+}
+
+/** The report's data during scoring: the JSON result as written, plus the command line's settings. */
+function scoringReportData(json: string, s: CliSettings, argv: readonly string[], result: { width: number; height: number; backend: string }) {
+  const run: RunSettings = {
+    reference: s.reference!,
+    distorted: s.distorted!,
+    models: s.models,
+    noPrediction: s.noPrediction,
+    features: s.features.map((f) => {
+      const options = Object.entries(f.options).map(([k, v]) => `${k}=${v}`);
+      return options.length ? `${f.name}=${options.join(":")}` : f.name;
+    }),
+    backendRequested: s.backend,
+    backendUsed: result.backend,
+    width: result.width,
+    height: result.height,
+    threads: s.threads,
+    subsample: s.subsample,
+    frameCount: s.frameCount,
+    skipRef: s.skipRef,
+    skipDist: s.skipDist,
+    scale: s.scale,
+    commandLine: ["vq", ...argv].map(shellWord).join(" "),
+  };
+  return parseReportData(JSON.parse(json), s.output ?? "standard output", run);
+}
+
+/** An argument as a POSIX shell reads it back. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `123/480 frames  41.2 fps  ETA 9s` (no total or ETA when the input length is unknown). */
@@ -94,14 +149,3 @@ export function progressLine(done: number, total: number | undefined, seconds: n
   return `${count}  ${fps.toFixed(1)} fps${eta}`;
 }
 
-/** Writes through a temporary file, so a failed run leaves no half-written output. */
-function writeAtomically(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new VqError(`${path}: cannot write the output: ${(e as Error).message}`, { cause: e });
-  }
-}

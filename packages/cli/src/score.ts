@@ -30,6 +30,8 @@ export const scoreRequestSchema = z.strictObject({
   ffmpeg: z.string().min(1).optional(),
   /** Scale the distorted video to the reference's size (through ffmpeg, bicubic). */
   scaleDistorted: z.boolean().default(false),
+  /** Time every GPU kernel pass with timestamp queries (ScoreSummary.gpuTimeNs). */
+  profileGpu: z.boolean().default(false),
 });
 export type ScoreRequest = z.input<typeof scoreRequestSchema>;
 
@@ -47,6 +49,8 @@ export interface ScoreSummary {
   width: number;
   height: number;
   backend: string;
+  /** With `profileGpu`: GPU time per kernel pass label, summed over the frames, in ns (empty when the adapter has no timestamps). */
+  gpuTimeNs?: Record<string, number>;
 }
 
 export interface ScoreEvents {
@@ -94,7 +98,7 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
     readers.push(await open(r.distorted, r.raw, { ffmpeg: r.ffmpeg, scaleTo: r.scaleDistorted ? refSize : undefined }));
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
-    const { backend, notes } = await chooseBackend(r.backend, features, r.subsample, undefined, r.threads);
+    const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu });
     for (const n of notes) events.onNote?.(n);
     const lengths = [ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - r.skipDist];
     const total = lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), r.frameCount ?? Infinity) : r.frameCount;
@@ -165,6 +169,7 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
       width: result.format.width,
       height: result.format.height,
       backend: backend.name,
+      gpuTimeNs: r.profileGpu && gpuBackend ? Object.fromEntries(gpuBackend.runner.gpuTimeNs) : undefined,
     };
   } finally {
     for (const reader of readers) await reader.close();

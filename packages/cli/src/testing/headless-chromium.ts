@@ -1,29 +1,31 @@
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
-/** Debian's chromium, or the binary named by VQ_CHROMIUM. */
-export function findChromium(): string | undefined {
-  const candidates = [process.env.VQ_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
-  return candidates.find((c): c is string => Boolean(c) && existsSync(c!));
-}
+/** Debian's chromium (or Chrome) on PATH, or the binary VQ_CHROMIUM names. */
+export const chromium: string | undefined = process.env.VQ_CHROMIUM ?? ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].map((b) => Bun.which(b)).find((p): p is string => Boolean(p));
 
 /** In CI (or when asked) a missing browser fails the browser tests instead of skipping them. */
-export const chromiumRequired = Boolean(process.env.CI) || process.env.VQ_REQUIRE_CHROMIUM === "1";
-
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--allow-file-access-from-files"];
+export const chromiumRequired = process.env.CI === "true" || process.env.VQ_REQUIRE_CHROMIUM === "1";
 
 /**
- * Loads a page and returns its DOM once the page is idle. `--virtual-time-budget` lets
- * scripts (and the promises they chain) run to completion before the dump.
+ * Runs headless Chromium on a local page and returns its standard output (the DOM with
+ * `--dump-dom`). Each run gets its own profile, so parallel runs do not collide.
  */
-export function dumpDom(chromium: string, url: string, budgetMs = 60_000): string {
-  const r = spawnSync(chromium, [...FLAGS, `--virtual-time-budget=${budgetMs}`, "--dump-dom", url], { encoding: "utf8", timeout: 180_000, maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`chromium --dump-dom ${url} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-}
-
-/** Loads a page and writes a PNG screenshot of it. */
-export function screenshot(chromium: string, url: string, png: string, size = "1280,2000", budgetMs = 10_000): void {
-  const r = spawnSync(chromium, [...FLAGS, `--virtual-time-budget=${budgetMs}`, `--window-size=${size}`, `--screenshot=${png}`, url], { encoding: "utf8", timeout: 180_000 });
-  if (r.status !== 0) throw new Error(`chromium --screenshot ${url} exited ${r.status}: ${r.stderr}`);
+export function browse(page: string, flags: string[]): string {
+  if (!chromium) throw new Error("chromium is not installed (Debian: apt-get install chromium; or set VQ_CHROMIUM)");
+  const profile = mkdtempSync(join(tmpdir(), "vq-chromium-"));
+  try {
+    const r = Bun.spawnSync({
+      cmd: [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", `--user-data-dir=${profile}`, ...flags, pathToFileURL(page).href],
+      timeout: 180_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    if (r.exitCode !== 0) throw new Error(`chromium exited with ${r.exitCode}: ${r.stderr.toString().slice(-2000)}`);
+    return r.stdout.toString();
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
 }

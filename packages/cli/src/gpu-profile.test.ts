@@ -1,0 +1,25 @@
+import { expect, test } from "bun:test";
+import { gpuForTests } from "@vq/gpu-core/testing";
+import { goldenPairs, goldenPath } from "@vq/core/golden";
+import { score } from "./score.ts";
+import { gpuProfileTable } from "./gpu-profile.ts";
+
+test("the table gives each pass's time per frame and the total", () => {
+  const table = gpuProfileTable({ "vif scale 0": 3_000_000, "motion sad": 1_000_000 }, 2);
+  expect(table).toContain("over 2 frames");
+  expect(table).toMatch(/vif scale 0\s+1500\.0 µs\/frame\s+75\.0 %/);
+  expect(table).toMatch(/total\s+2000\.0 µs\/frame\s+100\.0 %/);
+  expect(gpuProfileTable(undefined, 2)).toContain("nothing ran on the GPU");
+  expect(gpuProfileTable({}, 2)).toContain("no timestamp queries");
+});
+
+const gpu = await gpuForTests();
+test.skipIf(!gpu)("a GPU run times every kernel pass of every extractor", async () => {
+  const pair = goldenPairs().find((p) => p.pair.startsWith("odd_321x241"))!;
+  const run = score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), backend: "gpu", profileGpu: true });
+  let next = await run.next();
+  while (!next.done) next = await run.next();
+  const labels = Object.keys(next.value.gpuTimeNs ?? {});
+  if (gpu!.hasTimestamps) for (const stage of ["vif", "adm", "motion"]) expect(labels.some((l) => l.startsWith(stage))).toBe(true);
+  else expect(labels).toEqual([]);
+});
