@@ -7,13 +7,13 @@ import { psnrHvsFeature } from "@vq/psnr-hvs";
 import { speedChromaFeature, speedTemporalFeature } from "@vq/speed";
 import { msSsimFeature, ssimFeature } from "@vq/ssim";
 import { floatMotionFeature, motionFeature } from "@vq/motion";
-import { psnrFeature } from "@vq/psnr";
+import { floatAnsnrFeature, floatMomentFeature, floatPsnrFeature, psnrFeature } from "@vq/psnr";
 import { floatVifFeature, vifFeature } from "@vq/vif";
 import type { FeatureRequest } from "./args.ts";
 
 /** Every feature extractor vq has, by libvmaf's name. */
 export const FEATURES: ReadonlyMap<string, GpuFeatureEntry> = new Map<string, GpuFeatureEntry>(
-  [psnrFeature, admFeature, vifFeature, motionFeature, cambiFeature, ssimFeature, msSsimFeature, speedChromaFeature, speedTemporalFeature, ciedeFeature, psnrHvsFeature, floatAdmFeature, floatVifFeature, floatMotionFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
+  [psnrFeature, admFeature, vifFeature, motionFeature, cambiFeature, ssimFeature, msSsimFeature, speedChromaFeature, speedTemporalFeature, ciedeFeature, psnrHvsFeature, floatAdmFeature, floatVifFeature, floatMotionFeature, floatPsnrFeature, floatAnsnrFeature, floatMomentFeature].map((f) => [f.definition.name, f as GpuFeatureEntry]),
 );
 
 export interface ResolvedFeature {

@@ -1,13 +1,17 @@
 // tinybench: PSNR at 1080p on the CPU (one frame pair per iteration) and on the GPU
-// (a batch of 8 pipelined frames per iteration: upload, kernel, one readback per frame).
+// (a batch of 8 pipelined frames per iteration: upload, kernel, one readback per frame);
+// the float statistics float_psnr, float_ansnr and float_moment on the CPU.
 import { Bench } from "tinybench";
-import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
+import { FeatureCollector, Y4mReader, type FeatureExtractor, type Picture } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
 import { GpuFrameRunner } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { psnrOptions } from "../src/definition.ts";
 import { PsnrCpu } from "../src/psnr-cpu.ts";
 import { PsnrGpu } from "../src/psnr-gpu.ts";
+import { FloatAnsnrCpu } from "../src/float-ansnr-cpu.ts";
+import { FloatMomentCpu } from "../src/float-moment-cpu.ts";
+import { FloatPsnrCpu } from "../src/float-psnr-cpu.ts";
 
 async function firstFrame(path: string): Promise<Picture> {
   const r = await Y4mReader.open(goldenPath(path));
@@ -32,6 +36,19 @@ bench.add("psnr cpu 1080p (1 frame)", () => {
   }
   cpu.extract({ ref, dist }, cpuIndex++, cpuCollector);
 });
+
+for (const extractor of [new FloatPsnrCpu(), new FloatAnsnrCpu(), new FloatMomentCpu()] as FeatureExtractor[]) {
+  extractor.init(ref.format);
+  let index = 0;
+  let collector = new FeatureCollector();
+  bench.add(`${extractor.definition.name} cpu 1080p (1 frame)`, () => {
+    if (index > 10000) {
+      index = 0;
+      collector = new FeatureCollector();
+    }
+    extractor.extract({ ref, dist }, index++, collector);
+  });
+}
 
 const gpu = await gpuForTests();
 const BATCH = 8;
