@@ -1,6 +1,7 @@
 // Smoke test on Deno's built-in WebGPU (navigator.gpu, wgpu underneath): gpu-core finds
 // the adapter, and PSNR on the GPU matches libvmaf's full-precision output on a golden
-// pair. Run: deno run -A --unstable-webgpu --unstable-raw-imports tools/deno-smoke.ts
+// pair. It imports the packages' built dist/ (kernels inlined), as a Deno user of the
+// published packages would. Run: npm run build && deno run -A --unstable-webgpu tools/deno-smoke.ts
 import { scoreVideos, Y4mReader } from "@vq/core";
 import { compareWithGolden, goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { GpuBackend, sharedGpu } from "@vq/gpu-core";

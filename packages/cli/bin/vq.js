@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// The `vq` command. vq's sources are TypeScript run by Bun; under Node this starts the
-// Bun binary that the `bun` package installed, with the same arguments and exit code.
+// The `vq` command, run by Bun; under Node this starts the Bun binary that the `bun`
+// package installed, with the same arguments and exit code. In the monorepo it runs the
+// TypeScript sources (never a stale build); the published package has only dist/.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-const entry = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const source = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const entry = existsSync(source) ? source : fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 if (typeof globalThis.Bun !== "undefined") {
   await import(entry);
 } else {
