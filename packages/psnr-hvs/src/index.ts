@@ -1,16 +1,19 @@
 export { psnrHvsDefinition, psnrHvsOptions, PSNR_HVS_NAME, PSNR_HVS_PLANE_NAMES, libvmafPlaneSizes } from "./definition.ts";
 export type { PsnrHvsOptions } from "./definition.ts";
 export { PsnrHvsCpu, createPsnrHvsCpu } from "./psnr-hvs-cpu.ts";
-export { planeError, BlockScratch } from "./plane-error.ts";
+export { PsnrHvsGpu, createPsnrHvsGpu, PSNR_HVS_TERMS_KERNEL, PSNR_HVS_SUM_KERNEL } from "./psnr-hvs-gpu.ts";
+export { planeError, normalisedError, BlockScratch } from "./plane-error.ts";
 export { errorToDb, writePsnrHvs } from "./psnr-hvs-score.ts";
 export { fdct8x8 } from "./od-dct.ts";
 export { CSF_Y, CSF_CB, CSF_CR, maskingWeights } from "./csf.ts";
-import type { FeatureEntry } from "@vq/core";
+import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { psnrHvsDefinition } from "./definition.ts";
 import { PsnrHvsCpu } from "./psnr-hvs-cpu.ts";
+import { PsnrHvsGpu } from "./psnr-hvs-gpu.ts";
 
-/** What the CLI and the scoring pipeline need to run psnr_hvs. */
-export const psnrHvsFeature: FeatureEntry<typeof psnrHvsDefinition.options.defs> = {
+/** What the CLI and the scoring pipeline need to run psnr_hvs on either backend. */
+export const psnrHvsFeature: GpuFeatureEntry<typeof psnrHvsDefinition.options.defs> = {
   definition: psnrHvsDefinition,
   cpu: (options) => new PsnrHvsCpu(options),
+  gpu: (options) => new PsnrHvsGpu(options),
 };

@@ -3,8 +3,21 @@ import { fdct8x8 } from "./od-dct.ts";
 
 const f32 = Math.fround;
 const STEP = 7; // blocks overlap by one sample
-const GLOBAL_VAR_SCALE = f32(f32(1 / 63) * 64); // C's `1 / 63.f * 64`
-const QUADRANT_VAR_SCALE = f32(f32(1 / 15) * 16); // C's `1 / 15.f * 16`
+/** C's `1 / 63.f * 64` and `1 / 15.f * 16` (the GPU kernel gets these floats from here). */
+export const GLOBAL_VAR_SCALE = f32(f32(1 / 63) * 64);
+export const QUADRANT_VAR_SCALE = f32(f32(1 / 15) * 16);
+
+/** 8x8 blocks along a side of `size` samples, every 7 samples while a whole block fits. */
+export function blocksAlong(size: number): number {
+  return size < 8 ? 0 : Math.floor((size - 8) / STEP) + 1;
+}
+
+/** libvmaf's normalisation of a plane's float sum: by the coefficient count, then the squared peak, in float. */
+export function normalisedError(sum: number, coefficients: number, bitDepth: number): number {
+  const mean = f32(sum / f32(coefficients));
+  const peak = (1 << bitDepth) - 1;
+  return f32(mean / f32(peak * peak));
+}
 
 /** Reusable buffers for one plane's blocks. */
 export class BlockScratch {
@@ -68,6 +81,7 @@ function blockMasking(block: Int32Array, mask: Float32Array, means: Float32Array
  * libvmaf's calc_psnrhvs for one plane: the masked, CSF-weighted squared DCT error of
  * every 8x8 block (step 7), summed in float in raster order and normalised by the
  * coefficient count and the squared peak. Returns that mean error (0 = identical).
+ * With `terms`, also stores every summed term there, in summation order (for tests).
  */
 export function planeError(
   ref: Plane,
@@ -78,6 +92,7 @@ export function planeError(
   csf: Float32Array,
   mask: Float32Array,
   s: BlockScratch,
+  terms?: Float32Array,
 ): number {
   const r = ref.data;
   const d = dist.data;
@@ -105,12 +120,12 @@ export function planeError(
           err = err < threshold ? 0 : f32(err - threshold);
         }
         const w = f32(err * csf[k]!);
-        sum = f32(sum + f32(w * w));
+        const term = f32(w * w);
+        if (terms) terms[coefficients + k] = term;
+        sum = f32(sum + term);
       }
       coefficients += 64;
     }
   }
-  sum = f32(sum / f32(coefficients));
-  const peak = (1 << bitDepth) - 1;
-  return f32(sum / f32(peak * peak));
+  return normalisedError(sum, coefficients, bitDepth);
 }
