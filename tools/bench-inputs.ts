@@ -1,5 +1,5 @@
 // Longer and larger inputs for the end-to-end bench: a golden pair's frames repeated to
-// N frames, optionally upscaled 2x (nearest neighbour: 1080p → 4K). Written once to the
+// N frames, optionally upscaled (nearest neighbour: 1080p x2 or 540p x4 → 4K). Written once to the
 // temp folder and reused; benchmark input only, never a parity reference.
 import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,34 +32,34 @@ function framesOf(y4m: Uint8Array): { layout: Y4mLayout; frames: Uint8Array[] } 
   return { layout, frames };
 }
 
-function upscale2x(frame: Uint8Array, w: number, h: number, bps: number, chromaW: number, chromaH: number): Uint8Array {
+function upscale(frame: Uint8Array, factor: number, w: number, h: number, bps: number, chromaW: number, chromaH: number): Uint8Array {
   const planes: [number, number][] = [[w, h], [chromaW, chromaH], [chromaW, chromaH]];
-  const out = new Uint8Array(frame.length * 4);
+  const out = new Uint8Array(frame.length * factor * factor);
   let src = 0;
   let dst = 0;
   for (const [pw, ph] of planes) {
-    for (let y = 0; y < ph * 2; y++) {
-      const row = src + (y >> 1) * pw * bps;
-      for (let x = 0; x < pw * 2; x++) for (let b = 0; b < bps; b++) out[dst++] = frame[row + (x >> 1) * bps + b]!;
+    for (let y = 0; y < ph * factor; y++) {
+      const row = src + Math.floor(y / factor) * pw * bps;
+      for (let x = 0; x < pw * factor; x++) for (let b = 0; b < bps; b++) out[dst++] = frame[row + Math.floor(x / factor) * bps + b]!;
     }
     src += pw * ph * bps;
   }
   return out;
 }
 
-/** Path of `source` (a Y4M file) repeated to `count` frames, upscaled by `scale` (1 or 2). */
-export function benchInput(source: string, count: number, scale: 1 | 2): string {
+/** Path of `source` (a Y4M file) repeated to `count` frames, upscaled `scale` times in each direction. */
+export function benchInput(source: string, count: number, scale: number): string {
   const name = source.split("/").pop()!.replace(/\.y4m$/, "");
   const path = join(tmpdir(), `vq-bench.${name}.${count}f.x${scale}.y4m`);
   if (existsSync(path)) return path;
   const { layout, frames: list } = framesOf(readFileSync(source));
   const { header, width: w, height: h, colour: c, bytesPerSample: bps } = layout;
-  if (scale === 2 && !c.startsWith("420")) throw new Error(`${source}: --upscale needs 4:2:0 input`);
-  const outHeader = scale === 1 ? header : header.replace(/ W\d+/, ` W${w * 2}`).replace(/ H\d+/, ` H${h * 2}`);
+  if (scale > 1 && (!c.startsWith("420") || w % 2 || h % 2)) throw new Error(`${source}: --upscale needs 4:2:0 input of even size`);
+  const outHeader = scale === 1 ? header : header.replace(/ W\d+/, ` W${w * scale}`).replace(/ H\d+/, ` H${h * scale}`);
   const tmp = `${path}.partial`;
   const fd = openSync(tmp, "w");
   writeSync(fd, `${outHeader}\n`);
-  const scaled = list.map((f) => (scale === 1 ? f : upscale2x(f, w, h, bps, (w + 1) >> 1, (h + 1) >> 1)));
+  const scaled = list.map((f) => (scale === 1 ? f : upscale(f, scale, w, h, bps, w >> 1, h >> 1)));
   for (let i = 0; i < count; i++) {
     writeSync(fd, "FRAME\n");
     writeSync(fd, scaled[i % scaled.length]!);
