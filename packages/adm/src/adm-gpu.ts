@@ -1,5 +1,5 @@
 import { VqError, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
 import { admGeometry, type AdmGeometry } from "./adm-gpu-geometry.ts";
 import { ADM_KERNELS, BINDING, TILE, type AdmKernel, type BindingName } from "./adm-gpu-kernels.ts";
 import { admParams, PARAMS_BYTES, SUM_WORDS_PER_SCALE } from "./adm-gpu-params.ts";
@@ -25,6 +25,8 @@ const BANDS_PER_BUFFER = 6;
 export class AdmGpu implements GpuStage {
   readonly definition = admDefinition;
   readonly label = "adm";
+  /** Luma only, like libvmaf's extractor: chroma is never uploaded for it. */
+  readonly inputs = LUMA_INPUTS;
   readonly temporal = admDefinition.temporal;
   readonly resultWords = 4 * SUM_WORDS_PER_SCALE;
   private readonly names: string[];

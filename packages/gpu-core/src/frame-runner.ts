@@ -16,6 +16,19 @@ export interface PassRecorder {
   beginComputePass(label: string): GPUComputePassEncoder;
 }
 
+/** How much of one side of the frame pair a stage reads. */
+export type FrameSideInput = "none" | "luma" | "all";
+
+/** Which samples of the frame pair a stage reads; the runner uploads only what some stage reads. */
+export interface FrameInputs {
+  readonly reference: FrameSideInput;
+  readonly distorted: FrameSideInput;
+}
+
+/** Luma of both pictures: what most of libvmaf's extractors read. */
+export const LUMA_INPUTS: FrameInputs = { reference: "luma", distorted: "luma" };
+const ALL_INPUTS: FrameInputs = { reference: "all", distorted: "all" };
+
 /**
  * A GPU feature extractor as the frame runner drives it: it records its kernels into the
  * frame's command encoder and writes its raw results (32-bit words) into its slice of
@@ -28,6 +41,8 @@ export interface GpuStage {
   readonly temporal?: boolean;
   /** 32-bit words of results per frame. */
   readonly resultWords: number;
+  /** What it reads of the frame pair (default: every plane of both). Unread planes are not uploaded. */
+  readonly inputs?: FrameInputs;
   init(gpu: GpuContext, format: PictureFormat): void | Promise<void>;
   /** Records this frame's work. `results` is bound from `resultOffset` (bytes) on. */
   encode(encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void;
@@ -68,8 +83,10 @@ export class GpuFrameRunner {
   private readonly slots: Slot[] = [];
   private readonly offsets: number[] = [];
   private resultBytes = 0;
-  private frameBytes = 0;
   private bufferBytes = 0;
+  /** Bytes uploaded per frame from each side: 0, its luma (word-aligned) or the whole frame. */
+  private refBytes = 0;
+  private distBytes = 0;
   private planes: PlaneLayout[] = [];
   private tail: Promise<void> = Promise.resolve();
   private failure: unknown;
@@ -87,8 +104,16 @@ export class GpuFrameRunner {
     this.format = format;
     const { planes, byteLength } = packedLayout(format);
     this.planes = planes;
-    this.frameBytes = byteLength;
     this.bufferBytes = alignUp(byteLength, 4);
+    // The PCIe copy is most of the host's cost per frame (1080p: luma is 2/3 of a 4:2:0 frame).
+    const lumaBytes = Math.min(this.bufferBytes, alignUp(planes[0]!.stride * planes[0]!.height * (format.bitDepth > 8 ? 2 : 1), 4));
+    const widest = (side: keyof FrameInputs): FrameSideInput => {
+      const wanted = this.stages.map((s) => (s.inputs ?? ALL_INPUTS)[side]);
+      return wanted.includes("all") ? "all" : wanted.includes("luma") ? "luma" : "none";
+    };
+    const bytes = (input: FrameSideInput) => (input === "all" ? this.bufferBytes : input === "luma" ? lumaBytes : 0);
+    this.refBytes = bytes(widest("reference"));
+    this.distBytes = bytes(widest("distorted"));
     for (const s of this.stages) {
       this.offsets.push(this.resultBytes);
       this.resultBytes += alignUp(Math.max(4, s.resultWords * 4), STORAGE_ALIGN);
@@ -103,7 +128,7 @@ export class GpuFrameRunner {
     const readbackBytes = this.resultBytes + (profile ? this.maxPasses * 16 : 0);
     const depth = Math.max(1, this.options.depth ?? 3);
     for (let i = 0; i < depth; i++) {
-      const staging = device.createBuffer({ label: "vq upload staging", size: this.bufferBytes * 2, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+      const staging = device.createBuffer({ label: "vq upload staging", size: Math.max(4, this.refBytes + this.distBytes), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
       this.slots.push({
         ref: device.createBuffer({ label: "vq ref frame", size: this.bufferBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
         dist: device.createBuffer({ label: "vq dist frame", size: this.bufferBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
@@ -129,14 +154,14 @@ export class GpuFrameRunner {
     this.throwIfFailed();
     this.gpu.assertHealthy();
     const mapped = new Uint8Array(slot.staging.getMappedRange());
-    mapped.set(pair.ref.buffer.subarray(0, this.frameBytes), 0);
-    mapped.set(pair.dist.buffer.subarray(0, this.frameBytes), this.bufferBytes);
+    mapped.set(pair.ref.buffer.subarray(0, this.refBytes), 0);
+    mapped.set(pair.dist.buffer.subarray(0, this.distBytes), this.refBytes);
     slot.staging.unmap();
 
     const { device } = this.gpu;
     const encoder = device.createCommandEncoder({ label: `vq frame ${index}` });
-    encoder.copyBufferToBuffer(slot.staging, 0, slot.ref, 0, this.bufferBytes);
-    encoder.copyBufferToBuffer(slot.staging, this.bufferBytes, slot.dist, 0, this.bufferBytes);
+    if (this.refBytes) encoder.copyBufferToBuffer(slot.staging, 0, slot.ref, 0, this.refBytes);
+    if (this.distBytes) encoder.copyBufferToBuffer(slot.staging, this.refBytes, slot.dist, 0, this.distBytes);
     encoder.clearBuffer(slot.results);
     const frame: GpuFrame = { index, ref: slot.ref, dist: slot.dist, format: this.format, planes: this.planes };
     this.passLabels = [];

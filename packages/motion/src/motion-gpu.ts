@@ -1,5 +1,5 @@
 import { packedLayout, uint64ToNumber, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import motionWgsl from "../../../shaders/motion/motion.wgsl" with { type: "text" };
 import { motionDefinition, motionFeatureNames, motionFrameDistance, motionOptions, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
@@ -28,6 +28,8 @@ export function motionKernels(bitDepth: number) {
 export class MotionGpu implements GpuStage {
   readonly definition = motionDefinition;
   readonly label = "motion";
+  /** libvmaf's motion reads the reference's luma only. */
+  readonly inputs: FrameInputs = { reference: "luma", distorted: "none" };
   readonly temporal = motionDefinition.temporal;
   /** The SAD as a uint64: low word, high word. */
   readonly resultWords = 2;

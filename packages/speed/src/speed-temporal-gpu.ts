@@ -1,5 +1,5 @@
 import { alignUp, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipeline, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
 import keepLumaWgsl from "../../../shaders/speed/keep-luma.wgsl" with { type: "text" };
 import temporalSourceWgsl from "../../../shaders/speed/temporal-source.wgsl" with { type: "text" };
 import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "./definition.ts";
@@ -18,6 +18,8 @@ const KEEP_LUMA = { label: "speed_temporal keep luma", code: keepLumaWgsl, entry
 export class SpeedTemporalGpu implements GpuStage {
   readonly definition = speedTemporalDefinition;
   readonly label = "speed_temporal";
+  /** Luma only, like libvmaf's extractor: chroma is never uploaded for it. */
+  readonly inputs = LUMA_INPUTS;
   readonly temporal = true;
   readonly resultWords = SpeedGpuPipeline.resultWords(IMAGES);
   private readonly name: string;

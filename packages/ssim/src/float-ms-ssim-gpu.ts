@@ -1,5 +1,5 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
-import type { GpuContext, GpuFrame, GpuStage, PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
 import { floatMsSsimDefinition, floatMsSsimOptions, MS_SSIM_SCALES, type FloatMsSsimOptions } from "./float-ms-ssim-definition.ts";
 import { FloatMsSsimScorer } from "./float-ms-ssim-scores.ts";
 import { SsimGpuPlan } from "./ssim-gpu-plan.ts";
@@ -12,6 +12,8 @@ import type { SsimMeans } from "./ssim-statistics.ts";
 export class FloatMsSsimGpu implements GpuStage {
   readonly definition = floatMsSsimDefinition;
   readonly label = "float_ms_ssim";
+  /** Luma only, like libvmaf's extractor: chroma is never uploaded for it. */
+  readonly inputs = LUMA_INPUTS;
   readonly temporal = floatMsSsimDefinition.temporal;
   readonly resultWords = SsimGpuPlan.resultWords(MS_SSIM_SCALES);
   private plan?: SsimGpuPlan;

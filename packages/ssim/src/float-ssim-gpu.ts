@@ -1,5 +1,5 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
-import type { GpuContext, GpuFrame, GpuStage, PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
 import { floatSsimDefinition, floatSsimOptions, ssimScale, type FloatSsimOptions } from "./float-ssim-definition.ts";
 import { FloatSsimScorer } from "./float-ssim-scores.ts";
 import { SsimGpuPlan } from "./ssim-gpu-plan.ts";
@@ -12,6 +12,8 @@ import type { SsimMeans } from "./ssim-statistics.ts";
 export class FloatSsimGpu implements GpuStage {
   readonly definition = floatSsimDefinition;
   readonly label = "float_ssim";
+  /** Luma only, like libvmaf's extractor: chroma is never uploaded for it. */
+  readonly inputs = LUMA_INPUTS;
   readonly temporal = floatSsimDefinition.temporal;
   readonly resultWords = SsimGpuPlan.resultWords(1);
   private plan?: SsimGpuPlan;

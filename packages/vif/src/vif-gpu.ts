@@ -1,5 +1,5 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
@@ -63,6 +63,8 @@ interface SlotGroups {
 export class VifGpu implements GpuStage {
   readonly definition = vifDefinition;
   readonly label = "vif";
+  /** Luma only, like libvmaf's extractor: chroma is never uploaded for it. */
+  readonly inputs = LUMA_INPUTS;
   readonly temporal = false;
   readonly resultWords = VIF_SCALES * SCALE_RESULT_WORDS;
   readonly names: VifFeatureNames;
