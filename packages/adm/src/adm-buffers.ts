@@ -1,3 +1,4 @@
+import type { MaskerSums } from "./contrast-masking.ts";
 import type { Orientations } from "./decouple.ts";
 import { DwtIndices } from "./dwt-indices.ts";
 import type { Bands16, Bands32 } from "./dwt2.ts";
@@ -14,23 +15,21 @@ export class AdmBuffers {
   /** libvmaf's tmp_ref: DWT rows, int16 at scale 0 and int32 after, in one buffer (see dwt2.ts). */
   readonly tmp16: Int16Array;
   readonly tmp32: Int32Array;
-  /** one row of masking thresholds */
-  readonly thresholds: Int32Array;
   readonly ref16: Bands16;
   readonly dis16: Bands16;
   readonly restored16: Orientations<Int16Array>;
   readonly additive16: Orientations<Int16Array>;
-  readonly csf16: Orientations<Int16Array>;
-  readonly flt16: Orientations<Int16Array>;
+  /** the masking threshold's inputs at scale 0 (of the additive bands for the DLM, then of the restored ones for the AIM) */
+  readonly masker16: MaskerSums;
   readonly ref32: Bands32;
   readonly dis32: Bands32;
   readonly restored32: Orientations<Int32Array>;
   readonly additive32: Orientations<Int32Array>;
-  /** CSF-weighted additive and restored bands with their |csf| / 30: each is the masker of the other. */
+  /** CSF-weighted additive and restored bands with their threshold inputs: each is the masker of the other. */
   readonly csfAdditive32: Orientations<Int32Array>;
-  readonly fltAdditive32: Orientations<Int32Array>;
+  readonly maskerAdditive32: MaskerSums;
   readonly csfRestored32: Orientations<Int32Array>;
-  readonly fltRestored32: Orientations<Int32Array>;
+  readonly maskerRestored32: MaskerSums;
 
   constructor(width: number, height: number) {
     const halfW = (width + 1) >> 1;
@@ -44,7 +43,6 @@ export class AdmBuffers {
     const tmp = new ArrayBuffer(rowBytes * 4);
     this.tmp16 = new Int16Array(tmp);
     this.tmp32 = new Int32Array(tmp);
-    this.thresholds = new Int32Array(halfW);
     const i16 = () => new Int16Array(size);
     // scales 1..3 hold at most scale 1's rows
     const i32 = () => new Int32Array(halfW * ((halfH + 1) >> 1));
@@ -52,15 +50,14 @@ export class AdmBuffers {
     this.dis16 = { a: i16(), h: i16(), v: i16(), d: i16() };
     this.restored16 = { h: i16(), v: i16(), d: i16() };
     this.additive16 = { h: i16(), v: i16(), d: i16() };
-    this.csf16 = { h: i16(), v: i16(), d: i16() };
-    this.flt16 = { h: i16(), v: i16(), d: i16() };
+    this.masker16 = { flt: new Int32Array(size), centre: new Int32Array(size) };
     this.ref32 = { a: i32(), h: i32(), v: i32(), d: i32() };
     this.dis32 = { a: i32(), h: i32(), v: i32(), d: i32() };
     this.restored32 = { h: i32(), v: i32(), d: i32() };
     this.additive32 = { h: i32(), v: i32(), d: i32() };
     this.csfAdditive32 = { h: i32(), v: i32(), d: i32() };
-    this.fltAdditive32 = { h: i32(), v: i32(), d: i32() };
+    this.maskerAdditive32 = { flt: i32(), centre: i32() };
     this.csfRestored32 = { h: i32(), v: i32(), d: i32() };
-    this.fltRestored32 = { h: i32(), v: i32(), d: i32() };
+    this.maskerRestored32 = { flt: i32(), centre: i32() };
   }
 }

@@ -2,9 +2,9 @@ import type { Plane } from "@vq/core";
 import { AdmBuffers } from "./adm-buffers.ts";
 import { contrastMaskingInt32, contrastMaskingScale0 } from "./contrast-masking.ts";
 import { csfFactors, fixedFactorsQ32, scale0FixedFactors, type CsfSettings } from "./csf.ts";
-import { csfInt32, csfScale0 } from "./csf-bands.ts";
+import { csfMaskerInt32, csfMaskerScale0 } from "./csf-bands.ts";
 import { csfDenominatorInt32, csfDenominatorScale0 } from "./csf-den.ts";
-import { decoupleInt32, decoupleScale0, divisionTable } from "./decouple.ts";
+import { decoupleInt32, decoupleScale0, DivisionTable } from "./decouple.ts";
 import { dwt2Scale0, dwt2Scale123 } from "./dwt2.ts";
 import { admFrameTotals, numDenLimit } from "./frame-totals.ts";
 
@@ -45,7 +45,7 @@ export interface AdmScores {
   readonly scales: Float64Array;
 }
 
-const DIV_LOOKUP = divisionTable();
+const DIV_LOOKUP = new DivisionTable();
 
 /**
  * libvmaf's integer adm on the luma planes of one frame pair: four DWT scales, each
@@ -104,12 +104,12 @@ export class AdmPipeline {
         } else {
           decoupleScale0(b.ref16, b.dis16, b.restored16, b.additive16, w, h, stride, s.enhancementGainLimit, DIV_LOOKUP);
           denScale = csfDenominatorScale0(b.ref16, w, h, stride, this.floatWeights[0]!, s.noiseWeight);
-          const layout = { w, h, stride, noiseWeight: s.noiseWeight, thresholds: b.thresholds };
-          csfScale0(b.additive16, b.csf16, b.flt16, this.scale0Weights, w, h, stride);
-          numScale = contrastMaskingScale0(b.restored16, b.csf16, b.flt16, this.scale0Weights, layout);
+          const layout = { w, h, stride, noiseWeight: s.noiseWeight };
+          csfMaskerScale0(b.additive16, this.scale0Weights, w, h, stride, b.masker16);
+          numScale = contrastMaskingScale0(b.restored16, b.masker16, this.scale0Weights, layout);
           if (!s.skipAim) {
-            csfScale0(b.restored16, b.csf16, b.flt16, this.scale0Weights, w, h, stride);
-            aimScale = contrastMaskingScale0(b.additive16, b.csf16, b.flt16, this.scale0Weights, { ...layout, noiseWeight: 0 });
+            csfMaskerScale0(b.restored16, this.scale0Weights, w, h, stride, b.masker16);
+            aimScale = contrastMaskingScale0(b.additive16, b.masker16, this.scale0Weights, { ...layout, noiseWeight: 0 });
           }
         }
       } else {
@@ -121,12 +121,12 @@ export class AdmPipeline {
         const weights = this.q32Weights[scale]!;
         decoupleInt32(b.ref32, b.dis32, b.restored32, b.additive32, w, h, stride, s.enhancementGainLimit, DIV_LOOKUP);
         denScale = csfDenominatorInt32(b.ref32, scale, w, h, stride, this.floatWeights[scale]!, s.noiseWeight);
-        const layout = { w, h, stride, noiseWeight: s.noiseWeight, thresholds: b.thresholds };
+        const layout = { w, h, stride, noiseWeight: s.noiseWeight };
         // the restored bands' CSF values are both the DLM's x and the AIM's masker (and vice versa)
-        csfInt32(b.additive32, b.csfAdditive32, b.fltAdditive32, weights, w, h, stride);
-        csfInt32(b.restored32, b.csfRestored32, b.fltRestored32, weights, w, h, stride);
-        numScale = contrastMaskingInt32(b.csfRestored32, b.csfAdditive32, b.fltAdditive32, scale, layout);
-        if (!s.skipAim) aimScale = contrastMaskingInt32(b.csfAdditive32, b.csfRestored32, b.fltRestored32, scale, { ...layout, noiseWeight: 0 });
+        csfMaskerInt32(b.additive32, weights, w, h, stride, b.csfAdditive32, b.maskerAdditive32);
+        csfMaskerInt32(b.restored32, weights, w, h, stride, b.csfRestored32, b.maskerRestored32);
+        numScale = contrastMaskingInt32(b.csfRestored32, b.maskerAdditive32, scale, layout);
+        if (!s.skipAim) aimScale = contrastMaskingInt32(b.csfAdditive32, b.maskerRestored32, scale, { ...layout, noiseWeight: 0 });
       }
       scales[2 * scale] = numScale;
       scales[2 * scale + 1] = denScale;

@@ -1,5 +1,4 @@
 import { scoreRegion } from "./band-region.ts";
-import { scaledMagnitudeQ32 } from "./csf-bands.ts";
 import type { Orientations } from "./decouple.ts";
 import { ceilLog2 } from "./dwt-indices.ts";
 import { exactness } from "./exactness.ts";
@@ -97,35 +96,37 @@ export interface MaskingLayout {
   h: number;
   stride: number;
   noiseWeight: number;
-  /** scratch row of at least w int32 (the thresholds of one row) */
-  thresholds: Int32Array;
+}
+
+/**
+ * What the masking threshold needs of the masker bands, summed over the three
+ * orientations per coefficient (csf-bands.ts fills them): `flt` = sum of |csf| / 30 (the
+ * 3x3 filter's input) and `centre` = sum of |csf| / 15 (the centre tap's own term). The
+ * threshold of a coefficient is the 8 neighbours' flt plus its centre: one window instead
+ * of three, the same int32 value (sums wrap like libvmaf's int32 sums, mod 2^32).
+ */
+export interface MaskerSums {
+  flt: Int32Array;
+  centre: Int32Array;
 }
 
 type Bands = Orientations<Int16Array> | Orientations<Int32Array>;
 
-/** Per-pixel inputs of one scale: x = |weighted coefficient|, centre = the masker's centre term. */
+/** Per-pixel input of one scale: x = |weighted coefficient| before the threshold. */
 interface Rules {
-  /** |x_theta| before the threshold (int32, abs(INT_MIN) = INT_MIN as in C) */
+  /** |x_theta| (int32, abs(INT_MIN) = INT_MIN as in C) */
   magnitude(theta: number, value: number): number;
-  centre(value: number): number;
   subShift: readonly number[];
 }
 
-/** Threshold of one coefficient: the 3x3 window of flt plus the masker's centre term, all orientations. */
-function threshold(masker: Bands, flt: Bands, rules: Rules, up: number, mid: number, down: number, jl: number, j: number, jr: number): number {
-  let thr = 0;
-  for (const [m, b] of [
-    [masker.h, flt.h],
-    [masker.v, flt.v],
-    [masker.d, flt.d],
-  ] as const) {
-    thr += b[up + jl]! + b[up + j]! + b[up + jr]! + b[mid + jl]! + rules.centre(m[mid + j]!) + b[mid + jr]! + b[down + jl]! + b[down + j]! + b[down + jr]!;
-  }
-  return thr | 0; // int32 sums wrap
+/** Threshold of one coefficient: the 8 neighbours of its 3x3 window plus its centre term (window mirrored at the edges). */
+function threshold(masker: MaskerSums, up: number, mid: number, down: number, jl: number, j: number, jr: number): number {
+  const f = masker.flt;
+  return (f[up + jl]! + f[up + j]! + f[up + jr]! + f[mid + jl]! + masker.centre[mid + j]! + f[mid + jr]! + f[down + jl]! + f[down + j]! + f[down + jr]!) | 0;
 }
 
 /** BigInt recomputation of the three row-shifted sums: libvmaf's int64 arithmetic, wrap-arounds included. */
-function exactSums(src: Bands, masker: Bands, flt: Bands, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout): bigint[] {
+function exactSums(src: Bands, masker: MaskerSums, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout): bigint[] {
   const { w, h, stride } = layout;
   const { rowStart, rowEnd, colStart, colEnd } = walkRange(w, h);
   const rowShift = BigInt(ceilLog2(h));
@@ -138,7 +139,7 @@ function exactSums(src: Bands, masker: Bands, flt: Bands, rules: Rules, shifts: 
     const down = (i === h - 1 ? h - 1 : i + 1) * stride;
     const rows = [0n, 0n, 0n];
     for (let j = colStart; j < colEnd; j++) {
-      const thr = threshold(masker, flt, rules, up, mid, down, j === 0 ? 1 : j - 1, j, j === w - 1 ? w - 1 : j + 1);
+      const thr = threshold(masker, up, mid, down, j === 0 ? 1 : j - 1, j, j === w - 1 ? w - 1 : j + 1);
       for (let theta = 0; theta < 3; theta++) {
         let x = (rules.magnitude(theta, srcBands[theta]![mid + j]!) - (thr << rules.subShift[theta]!)) | 0;
         if (x < 0) x = 0;
@@ -176,12 +177,12 @@ function finish(accum: ArrayLike<number>, toFloat: (a: number, theta: number) =>
  * Border coefficients (row/column 0, last row/column) through the general path; the
  * interior loops of the two scale kinds below are written out for speed.
  */
-function borderTerm(src: Bands, masker: Bands, flt: Bands, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout, i: number, j: number, rows: Float64Array): void {
+function borderTerm(src: Bands, masker: MaskerSums, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout, i: number, j: number, rows: Float64Array): void {
   const { w, h, stride } = layout;
   const up = (i === 0 ? 1 : i - 1) * stride;
   const mid = i * stride;
   const down = (i === h - 1 ? h - 1 : i + 1) * stride;
-  const thr = threshold(masker, flt, rules, up, mid, down, j === 0 ? 1 : j - 1, j, j === w - 1 ? w - 1 : j + 1);
+  const thr = threshold(masker, up, mid, down, j === 0 ? 1 : j - 1, j, j === w - 1 ? w - 1 : j + 1);
   const srcBands = [src.h, src.v, src.d];
   for (let theta = 0; theta < 3; theta++) {
     let x = (rules.magnitude(theta, srcBands[theta]![mid + j]!) - (thr << rules.subShift[theta]!)) | 0;
@@ -191,177 +192,127 @@ function borderTerm(src: Bands, masker: Bands, flt: Bands, rules: Rules, shifts:
 }
 
 /**
- * Masking thresholds of the interior columns [j0, j1) of one row, all three orientations:
- * the 3x3 flt sums as a rolling sum of column sums (9 loads per step, not 27) plus the
- * masker's centre terms. Stored to int32, which wraps like libvmaf's int32 sums.
+ * The interior of one row [j0, j1) of a scale, in one pass: per coefficient the
+ * threshold (a rolling 3x3 sum of masker.flt, three new loads per step, plus the centre
+ * term), then x = |coefficient * weight| - (threshold << shift) and the masked cube of
+ * each orientation, added to rows[0..2]. The direct cube is written out (x < 2^26);
+ * larger x go through maskedCube, whose NaN (not exact) makes the caller use BigInt.
  */
-function rowThresholds16(
-  fh: Int16Array,
-  fv: Int16Array,
-  fd: Int16Array,
-  mh: Int16Array,
-  mv: Int16Array,
-  md: Int16Array,
-  up: number,
+function interiorRow(
+  masker: MaskerSums,
   mid: number,
-  down: number,
+  stride: number,
   j0: number,
   j1: number,
-  out: Int32Array,
+  rows: Float64Array,
+  xh: Int16Array | Int32Array,
+  xv: Int16Array | Int32Array,
+  xd: Int16Array | Int32Array,
+  wh: number,
+  wv: number,
+  wd: number,
+  shiftHv: number,
+  shiftD: number,
+  kHv: CubeShifts,
+  kD: CubeShifts,
 ): void {
+  const flt = masker.flt;
+  const centre = masker.centre;
+  const up = mid - stride;
+  const down = mid + stride;
+  const sqRoundHv = kHv.squareRound;
+  const sqScaleHv = kHv.squareScale;
+  const cubeRoundHv = kHv.cubeRound;
+  const cubeScaleHv = kHv.cubeScale;
+  const sqRoundD = kD.squareRound;
+  const sqScaleD = kD.squareScale;
+  const cubeRoundD = kD.cubeRound;
+  const cubeScaleD = kD.cubeScale;
+  let sumH = 0;
+  let sumV = 0;
+  let sumD = 0;
   let n = j0 - 1;
-  let columnPrev = fh[up + n]! + fv[up + n]! + fd[up + n]! + fh[mid + n]! + fv[mid + n]! + fd[mid + n]! + fh[down + n]! + fv[down + n]! + fd[down + n]!;
-  n = j0;
-  let middle = fh[mid + n]! + fv[mid + n]! + fd[mid + n]!;
-  let column = middle + fh[up + n]! + fv[up + n]! + fd[up + n]! + fh[down + n]! + fv[down + n]! + fd[down + n]!;
+  let columnPrev = flt[up + n]! + flt[mid + n]! + flt[down + n]!;
+  let middle = flt[mid + j0]!;
+  let column = flt[up + j0]! + middle + flt[down + j0]!;
   for (let j = j0; j < j1; j++) {
     n = j + 1;
-    const middleNext = fh[mid + n]! + fv[mid + n]! + fd[mid + n]!;
-    const columnNext = middleNext + fh[up + n]! + fv[up + n]! + fd[up + n]! + fh[down + n]! + fv[down + n]! + fd[down + n]!;
+    const middleNext = flt[mid + n]!;
+    const columnNext = flt[up + n]! + middleNext + flt[down + n]!;
     const m = mid + j;
-    out[j] = columnPrev + column + columnNext - middle + centre16(mh[m]!) + centre16(mv[m]!) + centre16(md[m]!);
+    const thr = (columnPrev + column + columnNext - middle + centre[m]!) | 0;
     columnPrev = column;
     column = columnNext;
     middle = middleNext;
+    // |coefficient * weight| (an int32 product; weight 1 at scales 1..3, whose |INT_MIN|
+    // reads 2^31 here and wraps back to INT_MIN with the | 0, as C's abs leaves it)
+    const x0 = (Math.abs(Math.imul(xh[m]!, wh)) - (thr << shiftHv)) | 0;
+    const x1 = (Math.abs(Math.imul(xv[m]!, wv)) - (thr << shiftHv)) | 0;
+    const x2 = (Math.abs(Math.imul(xd[m]!, wd)) - (thr << shiftD)) | 0;
+    if (x0 > 0) sumH += x0 < DIRECT_LIMIT ? Math.floor((Math.floor((x0 * x0 + sqRoundHv) * sqScaleHv) * x0 + cubeRoundHv) * cubeScaleHv) : maskedCube(x0, kHv);
+    if (x1 > 0) sumV += x1 < DIRECT_LIMIT ? Math.floor((Math.floor((x1 * x1 + sqRoundHv) * sqScaleHv) * x1 + cubeRoundHv) * cubeScaleHv) : maskedCube(x1, kHv);
+    if (x2 > 0) sumD += x2 < DIRECT_LIMIT ? Math.floor((Math.floor((x2 * x2 + sqRoundD) * sqScaleD) * x2 + cubeRoundD) * cubeScaleD) : maskedCube(x2, kD);
   }
+  rows[0] = rows[0]! + sumH;
+  rows[1] = rows[1]! + sumV;
+  rows[2] = rows[2]! + sumD;
 }
 
-/** rowThresholds16 for int32 bands (scales 1..3); the centre term is |m| / 15 in Q32. */
-function rowThresholds32(
-  fh: Int32Array,
-  fv: Int32Array,
-  fd: Int32Array,
-  mh: Int32Array,
-  mv: Int32Array,
-  md: Int32Array,
-  up: number,
-  mid: number,
-  down: number,
-  j0: number,
-  j1: number,
-  out: Int32Array,
-): void {
-  let n = j0 - 1;
-  let columnPrev = fh[up + n]! + fv[up + n]! + fd[up + n]! + fh[mid + n]! + fv[mid + n]! + fd[mid + n]! + fh[down + n]! + fv[down + n]! + fd[down + n]!;
-  n = j0;
-  let middle = fh[mid + n]! + fv[mid + n]! + fd[mid + n]!;
-  let column = middle + fh[up + n]! + fv[up + n]! + fd[up + n]! + fh[down + n]! + fv[down + n]! + fd[down + n]!;
-  for (let j = j0; j < j1; j++) {
-    n = j + 1;
-    const middleNext = fh[mid + n]! + fv[mid + n]! + fd[mid + n]!;
-    const columnNext = middleNext + fh[up + n]! + fv[up + n]! + fd[up + n]! + fh[down + n]! + fv[down + n]! + fd[down + n]!;
-    const m = mid + j;
-    out[j] = columnPrev + column + columnNext - middle + centre32(mh[m]!) + centre32(mv[m]!) + centre32(md[m]!);
-    columnPrev = column;
-    column = columnNext;
-    middle = middleNext;
-  }
-}
-
-/** Scale 0: masked cubes of one orientation over [j0, j1) of one row (NaN if one declined). */
-function rowCubes16(src: Int16Array, weight: number, subShift: number, k: CubeShifts, thresholds: Int32Array, mid: number, j0: number, j1: number): number {
-  const { squareRound, squareScale, squareSplit, cubeRound, cubeScale, cubeSplit } = k;
-  let sum = 0;
-  let large = 0;
-  for (let j = j0; j < j1; j++) {
-    const x = (Math.abs(src[mid + j]! * weight) - (thresholds[j]! << subShift)) | 0;
-    if (x <= 0) continue;
-    if (x < DIRECT_LIMIT) {
-      sum += Math.floor((Math.floor((x * x + squareRound) * squareScale) * x + cubeRound) * cubeScale);
-    } else {
-      // maskedCube's split path, inline (a call here slows the whole loop down)
-      const hi = Math.floor(x * TWO_M16);
-      const lo = x - hi * 65536;
-      const square = (hi * hi * squareSplit + Math.floor((hi * lo * 131072 + lo * lo + squareRound) * squareScale)) | 0;
-      const value = square * hi * cubeSplit + Math.floor((square * lo + cubeRound) * cubeScale);
-      if (!(value >= 0 && value < EXACT_LIMIT)) large = NaN;
-      sum += value;
-    }
-  }
-  return sum + large;
-}
-
-/** Scales 1..3: the same on CSF-weighted int32 coefficients. */
-function rowCubes32(src: Int32Array, k: CubeShifts, thresholds: Int32Array, mid: number, j0: number, j1: number): number {
-  const { squareRound, squareScale, squareSplit, cubeRound, cubeScale, cubeSplit } = k;
-  let sum = 0;
-  let large = 0;
-  for (let j = j0; j < j1; j++) {
-    const x = (absInt32(src[mid + j]!) - thresholds[j]!) | 0;
-    if (x <= 0) continue;
-    if (x < DIRECT_LIMIT) {
-      sum += Math.floor((Math.floor((x * x + squareRound) * squareScale) * x + cubeRound) * cubeScale);
-    } else {
-      const hi = Math.floor(x * TWO_M16);
-      const lo = x - hi * 65536;
-      const square = (hi * hi * squareSplit + Math.floor((hi * lo * 131072 + lo * lo + squareRound) * squareScale)) | 0;
-      const value = square * hi * cubeSplit + Math.floor((square * lo + cubeRound) * cubeScale);
-      if (!(value >= 0 && value < EXACT_LIMIT)) large = NaN;
-      sum += value;
-    }
-  }
-  return sum + large;
-}
-
-function centre32(value: number): number {
-  return scaledMagnitudeQ32(value, ONE_BY_15_Q32);
-}
-
-const ONE_BY_15_Q12 = 8738;
-
-/** int16 cast of (|m| / 15 in Q12), libvmaf's scale-0 centre term. */
-function centre16(value: number): number {
-  return (((ONE_BY_15_Q12 * Math.abs(value) + 2048) >> 12) << 16) >> 16;
-}
-
-/** Scale 0: int16 bands, uint16 weights (Q21 h/v, Q23 d). */
-export function contrastMaskingScale0(
-  src: Orientations<Int16Array>,
-  masker: Orientations<Int16Array>,
-  flt: Orientations<Int16Array>,
+/** The row walk shared by both scale kinds: borders through borderTerm, the interior through interiorRow. */
+function maskedSums(
+  src: Bands,
+  masker: MaskerSums,
+  rules: Rules,
+  shifts: readonly CubeShifts[],
   weights: readonly number[],
   layout: MaskingLayout,
-): number {
+  sums: Float64Array,
+): boolean {
+  // fills sums[0..2]; false when they may not be exact (the caller recomputes with BigInt)
   const { w, h, stride } = layout;
-  const cubeHv = ceilLog2(w) - 4;
-  const cubeD = ceilLog2(w) - 3;
-  const rowShift = ceilLog2(h);
-  const shifts = [new CubeShifts(29, cubeHv), new CubeShifts(29, cubeHv), new CubeShifts(30, cubeD)];
-  const rules: Rules = {
-    magnitude: (theta, value) => Math.abs(value * weights[theta]!), // int16 * uint16 < 2^31
-    centre: centre16,
-    subShift: [10, 10, 12],
-  };
   const walk = walkRange(w, h);
-  const rows = new Float64Array(3);
-  const sums = new Float64Array(3);
+  const rowShift = ceilLog2(h);
   const rowRound = Math.trunc(2 ** (rowShift - 1));
   const rowScale = 2 ** -rowShift;
-  const [wh, wv, wd] = weights as [number, number, number];
-  const [kh, kv, kd] = shifts as [CubeShifts, CubeShifts, CubeShifts];
-  const { h: sh, v: sv, d: sd } = src;
-  const { h: mh, v: mv, d: md } = masker;
-  const { h: fh, v: fv, d: fd } = flt;
+  const rows = new Float64Array(3);
   const inner0 = Math.max(walk.colStart, 1);
   const inner1 = Math.min(walk.colEnd, w - 1);
-  const thresholds = layout.thresholds;
-  let exact = cubeD <= 16 && !exactness.forceBigInt; // the split cubes need cube shifts <= 16
+  const [kHv, , kD] = shifts as [CubeShifts, CubeShifts, CubeShifts];
+  const [wh, wv, wd] = weights as [number, number, number];
+  const [shiftHv, , shiftD] = rules.subShift as [number, number, number];
+  // the split cubes need cube shifts <= 16
+  let exact = kHv.cube <= 16 && kD.cube <= 16 && !exactness.forceBigInt;
   for (let i = walk.rowStart; i < walk.rowEnd && exact; i++) {
-    if (walk.colStart === 0) borderTerm(src, masker, flt, rules, shifts, layout, i, 0, rows);
+    if (walk.colStart === 0) borderTerm(src, masker, rules, shifts, layout, i, 0, rows);
     if (i > 0 && i < h - 1) {
-      const mid = i * stride;
-      rowThresholds16(fh, fv, fd, mh, mv, md, mid - stride, mid, mid + stride, inner0, inner1, thresholds);
-      rows[0] = rows[0]! + rowCubes16(sh, wh, 10, kh, thresholds, mid, inner0, inner1);
-      rows[1] = rows[1]! + rowCubes16(sv, wv, 10, kv, thresholds, mid, inner0, inner1);
-      rows[2] = rows[2]! + rowCubes16(sd, wd, 12, kd, thresholds, mid, inner0, inner1);
+      interiorRow(masker, i * stride, stride, inner0, inner1, rows, src.h, src.v, src.d, wh, wv, wd, shiftHv, shiftD, kHv, kD);
     } else {
-      for (let j = inner0; j < inner1; j++) borderTerm(src, masker, flt, rules, shifts, layout, i, j, rows);
+      for (let j = inner0; j < inner1; j++) borderTerm(src, masker, rules, shifts, layout, i, j, rows);
     }
-    if (walk.colEnd === w) borderTerm(src, masker, flt, rules, shifts, layout, i, w - 1, rows);
+    if (walk.colEnd === w) borderTerm(src, masker, rules, shifts, layout, i, w - 1, rows);
     exact = closeRow(rows, sums, rowRound, rowScale);
   }
-  if (exact && sums.every((s) => s < EXACT_LIMIT)) return scale0Numerator(sums, w, h, layout.noiseWeight);
-  return scale0Numerator(exactSums(src, masker, flt, rules, shifts, layout).map(Number), w, h, layout.noiseWeight);
+  return exact && sums[0]! < EXACT_LIMIT && sums[1]! < EXACT_LIMIT && sums[2]! < EXACT_LIMIT;
+}
+
+const SCALE0_SUB_SHIFT = [10, 10, 12];
+const INT32_SUB_SHIFT = [0, 0, 0];
+const UNIT_WEIGHTS = [1, 1, 1];
+
+/** Scale 0: int16 bands, uint16 weights (Q21 h/v, Q23 d). */
+export function contrastMaskingScale0(src: Orientations<Int16Array>, masker: MaskerSums, weights: readonly number[], layout: MaskingLayout): number {
+  const { w, h } = layout;
+  const sums = new Float64Array(3);
+  const cubeHv = ceilLog2(w) - 4;
+  const cubeD = ceilLog2(w) - 3;
+  const kHv = new CubeShifts(29, cubeHv);
+  const shifts = [kHv, kHv, new CubeShifts(30, cubeD)];
+  const rules: Rules = {
+    magnitude: (theta, value) => Math.abs(value * weights[theta]!), // int16 * uint16 < 2^31
+    subShift: SCALE0_SUB_SHIFT,
+  };
+  if (maskedSums(src, masker, rules, shifts, weights, layout, sums)) return scale0Numerator(sums, w, h, layout.noiseWeight);
+  return scale0Numerator(exactSums(src, masker, rules, shifts, layout).map(Number), w, h, layout.noiseWeight);
 }
 
 /**
@@ -378,60 +329,21 @@ export function scale0Numerator(sums: ArrayLike<number>, w: number, h: number, n
   return finish(sums, (a, theta) => f(a / 2 ** exponents[theta]!), walkRange(w, h).area, noiseWeight);
 }
 
-const ONE_BY_15_Q32 = 286331153;
 const FINAL_SHIFT = [45, 39, 36];
 
 /**
  * Scales 1..3: `weighted` holds the CSF-weighted int32 coefficients under test (libvmaf
  * recomputes them inside its i4_adm_cm with the same formula as i4_adm_csf).
  */
-export function contrastMaskingInt32(
-  weighted: Orientations<Int32Array>,
-  masker: Orientations<Int32Array>,
-  flt: Orientations<Int32Array>,
-  scale: number,
-  layout: MaskingLayout,
-): number {
-  const src = weighted;
-  const { w, h, stride } = layout;
-  const cubeShift = ceilLog2(w);
-  const rowShift = ceilLog2(h);
-  const k = new CubeShifts(30, cubeShift);
-  const shifts = [k, k, k];
-  const rules: Rules = {
-    magnitude: (_theta, value) => absInt32(value),
-    centre: (value) => scaledMagnitudeQ32(value, ONE_BY_15_Q32),
-    subShift: [0, 0, 0],
-  };
-  const walk = walkRange(w, h);
-  const rows = new Float64Array(3);
+export function contrastMaskingInt32(weighted: Orientations<Int32Array>, masker: MaskerSums, scale: number, layout: MaskingLayout): number {
+  const { w, h } = layout;
   const sums = new Float64Array(3);
-  const rowRound = Math.trunc(2 ** (rowShift - 1));
-  const rowScale = 2 ** -rowShift;
-  const { h: sh, v: sv, d: sd } = src;
-  const { h: mh, v: mv, d: md } = masker;
-  const { h: fh, v: fv, d: fd } = flt;
-  const inner0 = Math.max(walk.colStart, 1);
-  const inner1 = Math.min(walk.colEnd, w - 1);
-  const thresholds = layout.thresholds;
-  let exact = cubeShift <= 16 && !exactness.forceBigInt;
-  for (let i = walk.rowStart; i < walk.rowEnd && exact; i++) {
-    if (walk.colStart === 0) borderTerm(src, masker, flt, rules, shifts, layout, i, 0, rows);
-    if (i > 0 && i < h - 1) {
-      const mid = i * stride;
-      rowThresholds32(fh, fv, fd, mh, mv, md, mid - stride, mid, mid + stride, inner0, inner1, thresholds);
-      rows[0] = rows[0]! + rowCubes32(sh, k, thresholds, mid, inner0, inner1);
-      rows[1] = rows[1]! + rowCubes32(sv, k, thresholds, mid, inner0, inner1);
-      rows[2] = rows[2]! + rowCubes32(sd, k, thresholds, mid, inner0, inner1);
-    } else {
-      for (let j = inner0; j < inner1; j++) borderTerm(src, masker, flt, rules, shifts, layout, i, j, rows);
-    }
-    if (walk.colEnd === w) borderTerm(src, masker, flt, rules, shifts, layout, i, w - 1, rows);
-    exact = closeRow(rows, sums, rowRound, rowScale);
-  }
+  const k = new CubeShifts(30, ceilLog2(w));
+  const shifts = [k, k, k];
+  const rules: Rules = { magnitude: (_theta, value) => absInt32(value), subShift: INT32_SUB_SHIFT };
   // below 2^53 a double converts to float as the int64 does
-  if (exact && sums.every((s) => s < EXACT_LIMIT)) return int32Numerator(Array.from(sums, f), scale, w, h, layout.noiseWeight);
-  return int32Numerator(exactSums(src, masker, flt, rules, shifts, layout).map(int64ToFloat32), scale, w, h, layout.noiseWeight);
+  if (maskedSums(weighted, masker, rules, shifts, UNIT_WEIGHTS, layout, sums)) return int32Numerator(Array.from(sums, f), scale, w, h, layout.noiseWeight);
+  return int32Numerator(exactSums(weighted, masker, rules, shifts, layout).map(int64ToFloat32), scale, w, h, layout.noiseWeight);
 }
 
 /**

@@ -19,9 +19,15 @@ export const COS_1DEG_SQ = Math.fround(Math.cos(Math.PI / 180) * Math.cos(Math.P
 const Q15 = 2 ** -15;
 const TWO_M16 = 2 ** -16;
 const LIMIT_26 = 2 ** 26;
-/** POW2[n] = 2^n and INV_POW2[n] = 2^-n for the shifts of ratio32 (no Math.pow in the loop). */
-const POW2 = Float64Array.from({ length: 33 }, (_, n) => 2 ** n);
+const INV_4096 = 1 / 4096;
+/** INV_POW2[n] = 2^-n for the shifts of ratio32 (no Math.pow in the loop). */
 const INV_POW2 = Float64Array.from({ length: 33 }, (_, n) => 2 ** -n);
+/** get_best15_from32's shift by the magnitude's leading zeros: 17 - clz, 0 below 2^15. */
+const TOP15_SHIFT = Int32Array.from({ length: 33 }, (_, clz) => Math.max(17 - clz, 0));
+/** Its rounding term 2^(shift-1) (none for shift 0). */
+const TOP15_ROUND = Int32Array.from({ length: 18 }, (_, shift) => (shift > 0 ? 2 ** (shift - 1) : 0));
+/** (1 << (14 + shift)) is an int: for shift 17 it is INT_MIN in libvmaf. */
+const RATIO_ROUND = Float64Array.from({ length: 18 }, (_, shift) => (shift === 17 ? -2147483648 : 2 ** (14 + shift)));
 
 /** libvmaf's div_lookup: round-toward-zero 2^30 / i for i in [-32768, 32768], index i + 32768. */
 export function divisionTable(): Int32Array {
@@ -40,8 +46,9 @@ export function divisionTable(): Int32Array {
  * float and divided by 4096 in double, as libvmaf does. Exact for products below 2^53.
  */
 function angleFlag(otDp: number, oMagSq: number, tMagSq: number): boolean {
-  const dot = Math.fround(otDp) / 4096;
-  return dot >= 0 && dot * dot >= COS_1DEG_SQ * (Math.fround(oMagSq) / 4096) * (Math.fround(tMagSq) / 4096);
+  if (otDp < 0) return false;
+  const dot = Math.fround(otDp) * INV_4096; // exact, as the division by 4096
+  return dot * dot >= COS_1DEG_SQ * (Math.fround(oMagSq) * INV_4096) * (Math.fround(tMagSq) * INV_4096);
 }
 
 /**
@@ -81,11 +88,25 @@ function angleFlagWide(oh: number, ov: number, th: number, tv: number): boolean 
   return dot >= 0 && dot * dot >= COS_1DEG_SQ * o * t;
 }
 
-/** Clamped Q15 ratio t / o for int16 coefficients (scale 0). */
-function ratio16(o: number, t: number, div: Int32Array): number {
-  if (o === 0) return 32768;
-  const k = Math.floor((div[o + 32768]! * t + 16384) * Q15); // |product| < 2^45: exact
-  return k < 0 ? 0 : k > 32768 ? 32768 : k;
+/**
+ * libvmaf's div_lookup split at bit 15, div = hi * 2^15 + lo with 0 <= lo < 2^15, so that
+ * scale 0's int16 ratios need only int32 products (Math.imul: no doubles, no overflow checks).
+ */
+export class DivisionTable {
+  readonly full = divisionTable();
+  readonly hi = this.full.map((d) => d >> 15);
+  readonly lo = this.full.map((d) => d & 0x7fff);
+}
+
+/**
+ * Clamped Q15 ratio t / o for int16 coefficients (scale 0): (div * t + 2^14) >> 15 as
+ * hi * t + ((lo * t + 2^14) >> 15), every part below 2^31 in magnitude.
+ */
+function ratio16(o: number, t: number, divHi: Int32Array, divLo: Int32Array): number {
+  // libvmaf gives o = 0 the ratio 1 (32768); the table's 0 gives 0 here, which restores the
+  // same 0 (k * o = 0) and no gain applies where o = 0
+  const k = Math.imul(divHi[o + 32768]!, t) + ((Math.imul(divLo[o + 32768]!, t) + 16384) >> 15);
+  return Math.min(Math.max(k, 0), 32768); // min/max rather than branches: the data decides them at random
 }
 
 /**
@@ -94,29 +115,28 @@ function ratio16(o: number, t: number, div: Int32Array): number {
  * where |t / o| > 2^8 and the clamp gives 32768 or 0 whatever the rounding.
  */
 function ratio32(o: number, t: number, div: Int32Array): number {
-  if (o === 0) return 32768;
+  // t / o <= 0 clamps to 0 (the rounding term is below the shift's unit, or negative), and
+  // o = 0 restores 0 whatever k is (as in ratio16): skip the table and the products
+  if (o === 0 || t === 0 || (o ^ t) < 0) return 0;
   const magnitude = Math.abs(o); // abs(INT_MIN) read as uint32 is 2^31, as here
-  let top15 = magnitude;
-  let shift = 0;
-  if (magnitude >= 32768) {
-    shift = 17 - Math.clz32(magnitude);
-    top15 = Math.floor((magnitude + POW2[shift - 1]!) * INV_POW2[shift]!);
-  }
-  // (1 << (14 + shift)) is an int: for shift 17 it is INT_MIN in libvmaf.
-  const round = shift === 17 ? -2147483648 : POW2[14 + shift]!;
-  const product = div[top15 + 32768]! * t * (o < 0 ? -1 : 1);
-  const k = Math.floor((product + round) * INV_POW2[15 + shift]!);
-  return k < 0 ? 0 : k > 32768 ? 32768 : k;
+  // table look-ups instead of branches on the magnitude (shift 0 keeps it as it is);
+  // the rounded sum stays below 2^32, so >>> shifts it exactly
+  const shift = TOP15_SHIFT[Math.clz32(magnitude)]!;
+  const top15 = (magnitude + TOP15_ROUND[shift]!) >>> shift;
+  // o and t have the same sign: div[-i] * t = div[i] * |t|
+  const product = div[top15 + 32768]! * Math.abs(t);
+  const k = Math.floor((product + RATIO_ROUND[shift]!) * INV_POW2[15 + shift]!);
+  return Math.min(Math.max(k, 0), 32768);
 }
 
-/** Restored coefficient: k * o in Q15, then the enhancement gain where the angle matched. */
+/**
+ * Restored coefficient: rst = k * o in Q15, then where the angle matched the enhancement
+ * gain, MIN(rst * gain, t) for o > 0 and MAX(rst * gain, t) for o < 0, truncated to int.
+ */
 function restore(o: number, t: number, k: number, angle: boolean, gain: number, rst: number): number {
-  if (angle && k > 0) {
-    const boosted = rst * gain;
-    if (o > 0) return boosted < t ? Math.trunc(boosted) : t;
-    if (o < 0) return boosted > t ? Math.trunc(boosted) : t;
-  }
-  return rst;
+  if (!angle || k === 0) return rst;
+  const boosted = rst * gain;
+  return Math.trunc(o > 0 ? Math.min(boosted, t) : o < 0 ? Math.max(boosted, t) : rst);
 }
 
 /** Scale 0: int16 bands. */
@@ -129,37 +149,51 @@ export function decoupleScale0(
   h: number,
   stride: number,
   gain: number,
-  div: Int32Array,
+  div: DivisionTable,
 ): void {
   const { left, top, right, bottom } = filterRegion(w, h);
+  // one call per row: the engine optimises a function called often sooner than one long loop
+  for (let i = top; i < bottom; i++) decoupleRow16(ref, dis, restored, additive, i * stride + left, i * stride + right, gain, div);
+}
+
+function decoupleRow16(
+  ref: Orientations<Int16Array>,
+  dis: Orientations<Int16Array>,
+  restored: Orientations<Int16Array>,
+  additive: Orientations<Int16Array>,
+  start: number,
+  end: number,
+  gain: number,
+  div: DivisionTable,
+): void {
   // bands in locals: no property loads in the loop
   const { h: refH, v: refV, d: refD } = ref;
   const { h: disH, v: disV, d: disD } = dis;
   const { h: resH, v: resV, d: resD } = restored;
   const { h: addH, v: addV, d: addD } = additive;
-  for (let i = top; i < bottom; i++) {
-    for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
-      const oh = refH[x]!;
-      const ov = refV[x]!;
-      const od = refD[x]!;
-      const th = disH[x]!;
-      const tv = disV[x]!;
-      const td = disD[x]!;
-      const angle = angleFlag(oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv);
-      const kh = ratio16(oh, th, div);
-      const kv = ratio16(ov, tv, div);
-      const kd = ratio16(od, td, div);
-      const rh = restore(oh, th, kh, angle, gain, (kh * oh + 16384) >> 15);
-      const rv = restore(ov, tv, kv, angle, gain, (kv * ov + 16384) >> 15);
-      const rd = restore(od, td, kd, angle, gain, (kd * od + 16384) >> 15);
-      // int16 stores wrap like C's conversions
-      resH[x] = rh;
-      resV[x] = rv;
-      resD[x] = rd;
-      addH[x] = th - rh;
-      addV[x] = tv - rv;
-      addD[x] = td - rd;
-    }
+  const { hi, lo } = div;
+  for (let x = start; x < end; x++) {
+    const oh = refH[x]!;
+    const ov = refV[x]!;
+    const od = refD[x]!;
+    const th = disH[x]!;
+    const tv = disV[x]!;
+    const td = disD[x]!;
+    const angle = angleFlag(Math.imul(oh, th) + Math.imul(ov, tv), oh * oh + ov * ov, th * th + tv * tv);
+    const kh = ratio16(oh, th, hi, lo);
+    const kv = ratio16(ov, tv, hi, lo);
+    const kd = ratio16(od, td, hi, lo);
+    // k <= 2^15, |o| <= 2^15: int32 products
+    const rh = restore(oh, th, kh, angle, gain, (Math.imul(kh, oh) + 16384) >> 15);
+    const rv = restore(ov, tv, kv, angle, gain, (Math.imul(kv, ov) + 16384) >> 15);
+    const rd = restore(od, td, kd, angle, gain, (Math.imul(kd, od) + 16384) >> 15);
+    // int16 stores wrap like C's conversions
+    resH[x] = rh;
+    resV[x] = rv;
+    resD[x] = rd;
+    addH[x] = th - rh;
+    addV[x] = tv - rv;
+    addD[x] = td - rd;
   }
 }
 
@@ -173,36 +207,46 @@ export function decoupleInt32(
   h: number,
   stride: number,
   gain: number,
-  div: Int32Array,
+  table: DivisionTable,
 ): void {
   const { left, top, right, bottom } = filterRegion(w, h);
-  // bands in locals: no property loads in the loop
+  for (let i = top; i < bottom; i++) decoupleRow32(ref, dis, restored, additive, i * stride + left, i * stride + right, gain, table.full);
+}
+
+function decoupleRow32(
+  ref: Orientations<Int32Array>,
+  dis: Orientations<Int32Array>,
+  restored: Orientations<Int32Array>,
+  additive: Orientations<Int32Array>,
+  start: number,
+  end: number,
+  gain: number,
+  div: Int32Array,
+): void {
   const { h: refH, v: refV, d: refD } = ref;
   const { h: disH, v: disV, d: disD } = dis;
   const { h: resH, v: resV, d: resD } = restored;
   const { h: addH, v: addV, d: addD } = additive;
-  for (let i = top; i < bottom; i++) {
-    for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
-      const oh = refH[x]!;
-      const ov = refV[x]!;
-      const od = refD[x]!;
-      const th = disH[x]!;
-      const tv = disV[x]!;
-      const td = disD[x]!;
-      const angle = orientationMatches(oh, ov, th, tv);
-      const kh = ratio32(oh, th, div);
-      const kv = ratio32(ov, tv, div);
-      const kd = ratio32(od, td, div);
-      // k <= 2^15 and |o| <= 2^31: the products are exact
-      const rh = restore(oh, th, kh, angle, gain, Math.floor((kh * oh + 16384) * Q15));
-      const rv = restore(ov, tv, kv, angle, gain, Math.floor((kv * ov + 16384) * Q15));
-      const rd = restore(od, td, kd, angle, gain, Math.floor((kd * od + 16384) * Q15));
-      resH[x] = rh;
-      resV[x] = rv;
-      resD[x] = rd;
-      addH[x] = th - rh;
-      addV[x] = tv - rv;
-      addD[x] = td - rd;
-    }
+  for (let x = start; x < end; x++) {
+    const oh = refH[x]!;
+    const ov = refV[x]!;
+    const od = refD[x]!;
+    const th = disH[x]!;
+    const tv = disV[x]!;
+    const td = disD[x]!;
+    const angle = orientationMatches(oh, ov, th, tv);
+    const kh = ratio32(oh, th, div);
+    const kv = ratio32(ov, tv, div);
+    const kd = ratio32(od, td, div);
+    // k <= 2^15 and |o| <= 2^31: the products are exact
+    const rh = restore(oh, th, kh, angle, gain, Math.floor((kh * oh + 16384) * Q15));
+    const rv = restore(ov, tv, kv, angle, gain, Math.floor((kv * ov + 16384) * Q15));
+    const rd = restore(od, td, kd, angle, gain, Math.floor((kd * od + 16384) * Q15));
+    resH[x] = rh;
+    resV[x] = rv;
+    resD[x] = rd;
+    addH[x] = th - rh;
+    addV[x] = tv - rv;
+    addD[x] = td - rd;
   }
 }

@@ -77,51 +77,85 @@ export function dwt2Scale0(
     const r3 = rows.tap3[i]! * srcStride;
     if (lowOnly) {
       for (let j = 0; j < w; j++) {
-        tmp16[j] = (15826 * src[r0 + j]! + 27411 * src[r1 + j]! + 7345 * src[r2 + j]! - 4240 * src[r3 + j]! - centre) >> shift;
+        tmp16[j] = (Math.imul(15826, src[r0 + j]!) + Math.imul(27411, src[r1 + j]!) + Math.imul(7345, src[r2 + j]!) - Math.imul(4240, src[r3 + j]!) - centre) >> shift;
       }
     } else {
-      for (let j = 0; j < w; j++) {
-        const s0 = src[r0 + j]!;
-        const s1 = src[r1 + j]!;
-        const s2 = src[r2 + j]!;
-        const s3 = src[r3 + j]!;
-        tmp16[j] = (15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 - centre) >> shift;
-        tmp16[w + j] = (-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + round) >> shift;
-      }
+      vertical16(src, r0, r1, r2, r3, w, tmp16, shift, round, centre);
     }
     const row = i * outStride;
-    for (let j = 0; j < halfW; j++) {
-      // Interior outputs read 2j-1 .. 2j+2 directly; the first and the last two use the mirrored taps.
-      let k0: number;
-      let k1: number;
-      let k2: number;
-      let k3: number;
-      if ((j > 0 && j < halfW - 2) || (overshoot && j === halfW - 1)) {
-        k0 = 2 * j - 1;
-        k1 = k0 + 1;
-        k2 = k0 + 2;
-        k3 = k0 + 3;
-      } else {
-        k0 = cols.tap0[j]!;
-        k1 = cols.tap1[j]!;
-        k2 = cols.tap2[j]!;
-        k3 = cols.tap3[j]!;
+    if (lowOnly) {
+      for (let j = 0; j < halfW; j++) {
+        const k0 = j > 0 && j < halfW - 2 ? 2 * j - 1 : cols.tap0[j]!;
+        const k1 = j > 0 && j < halfW - 2 ? k0 + 1 : cols.tap1[j]!;
+        const k2 = j > 0 && j < halfW - 2 ? k0 + 2 : cols.tap2[j]!;
+        const k3 = j > 0 && j < halfW - 2 ? k0 + 3 : cols.tap3[j]!;
+        out.a[row + j] = (Math.imul(15826, tmp16[k0]!) + Math.imul(27411, tmp16[k1]!) + Math.imul(7345, tmp16[k2]!) - Math.imul(4240, tmp16[k3]!) + 32768) >> 16;
       }
-      let s0 = tmp16[k0]!;
-      let s1 = tmp16[k1]!;
-      let s2 = tmp16[k2]!;
-      let s3 = tmp16[k3]!;
-      out.a[row + j] = (15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + 32768) >> 16;
-      if (lowOnly) continue;
-      out.v[row + j] = (-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + 32768) >> 16;
-      s0 = tmp16[w + k0]!;
-      s1 = tmp16[w + k1]!;
-      s2 = tmp16[w + k2]!;
-      s3 = tmp16[w + k3]!;
-      out.h[row + j] = (15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + 32768) >> 16;
-      out.d[row + j] = (-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + 32768) >> 16;
+    } else {
+      horizontal16(tmp16, 0, out.a, out.v, row, halfW, overshoot, cols);
+      horizontal16(tmp16, w, out.h, out.d, row, halfW, overshoot, cols);
     }
   }
+}
+
+/**
+ * Scale 0's vertical pass of one output row: lo into tmp16[0 .. w), hi into tmp16[w .. 2w).
+ * A function per row (the engine optimises it sooner than one long loop).
+ */
+function vertical16(src: Samples, r0: number, r1: number, r2: number, r3: number, w: number, tmp16: Int16Array, shift: number, round: number, centre: number): void {
+  for (let j = 0; j < w; j++) {
+    const s0 = src[r0 + j]!;
+    const s1 = src[r1 + j]!;
+    const s2 = src[r2 + j]!;
+    const s3 = src[r3 + j]!;
+    tmp16[j] = (Math.imul(15826, s0) + Math.imul(27411, s1) + Math.imul(7345, s2) - Math.imul(4240, s3) - centre) >> shift;
+    tmp16[w + j] = (Math.imul(-4240, s0) - Math.imul(7345, s1) + Math.imul(27411, s2) - Math.imul(15826, s3) + round) >> shift;
+  }
+}
+
+/**
+ * Horizontal pass of one int16 temporary row (starting at tmp16[start]) into row `row` of
+ * a low-pass and a high-pass band. Interior outputs read the taps 2j-1 .. 2j+2 directly,
+ * two new ones per output (the other two are the previous output's); the first and the
+ * last two use the mirrored taps, except the AVX overshoot, which reads on through the buffer.
+ * Every sum of int16 samples times the Q15 taps fits an int32.
+ */
+function horizontal16(tmp16: Int16Array, start: number, low: Int16Array, high: Int16Array, row: number, halfW: number, overshoot: boolean, cols: DwtIndices): void {
+  const interiorEnd = halfW - 2;
+  edge16(tmp16, start, cols.tap0[0]!, cols.tap1[0]!, cols.tap2[0]!, cols.tap3[0]!, low, high, row);
+  let s0 = tmp16[start + 1]!;
+  let s1 = tmp16[start + 2]!;
+  for (let j = 1, k = start + 3; j < interiorEnd; j++, k += 2) {
+    const s2 = tmp16[k]!;
+    const s3 = tmp16[k + 1]!;
+    low[row + j] = lowPass16(s0, s1, s2, s3);
+    high[row + j] = highPass16(s0, s1, s2, s3);
+    s0 = s2;
+    s1 = s3;
+  }
+  const j = halfW - 2;
+  edge16(tmp16, start, cols.tap0[j]!, cols.tap1[j]!, cols.tap2[j]!, cols.tap3[j]!, low, high, row + j);
+  const last = halfW - 1;
+  if (overshoot) edge16(tmp16, start, 2 * last - 1, 2 * last, 2 * last + 1, 2 * last + 2, low, high, row + last);
+  else edge16(tmp16, start, cols.tap0[last]!, cols.tap1[last]!, cols.tap2[last]!, cols.tap3[last]!, low, high, row + last);
+}
+
+function edge16(tmp16: Int16Array, start: number, k0: number, k1: number, k2: number, k3: number, low: Int16Array, high: Int16Array, at: number): void {
+  const s0 = tmp16[start + k0]!;
+  const s1 = tmp16[start + k1]!;
+  const s2 = tmp16[start + k2]!;
+  const s3 = tmp16[start + k3]!;
+  low[at] = lowPass16(s0, s1, s2, s3);
+  high[at] = highPass16(s0, s1, s2, s3);
+}
+
+// Math.imul: int32 products without the engine's overflow checks (a large share of the DWT's time)
+function lowPass16(s0: number, s1: number, s2: number, s3: number): number {
+  return (Math.imul(15826, s0) + Math.imul(27411, s1) + Math.imul(7345, s2) - Math.imul(4240, s3) + 32768) >> 16;
+}
+
+function highPass16(s0: number, s1: number, s2: number, s3: number): number {
+  return (Math.imul(-4240, s0) - Math.imul(7345, s1) + Math.imul(27411, s2) - Math.imul(15826, s3) + 32768) >> 16;
 }
 
 /** Rounding of scales 1..3 (libvmaf's adm_dwt2_s123_combined), indexed by scale - 1: (sum + round) >> shift. */
@@ -148,39 +182,53 @@ function verticalInt32(src: Int16Array | Int32Array, r0: number, r1: number, r2:
   }
 }
 
-/** Horizontal pass of one image at scales 1..3 from its tmp32 rows into row `row` of the bands. */
-function horizontalInt32(tmp32: Int32Array, lo: number, hi: number, out: Bands32, row: number, halfW: number, overshoot: boolean, cols: DwtIndices, hRound: number, hScale: number): void {
-  const { a, h: bh, v, d } = out;
-  for (let j = 0; j < halfW; j++) {
-    // Interior outputs read 2j-1 .. 2j+2 directly (so does the AVX overshoot, through the buffer).
-    let k0: number;
-    let k1: number;
-    let k2: number;
-    let k3: number;
-    if ((j > 0 && j < halfW - 2) || (overshoot && j === halfW - 1)) {
-      k0 = 2 * j - 1;
-      k1 = k0 + 1;
-      k2 = k0 + 2;
-      k3 = k0 + 3;
-    } else {
-      k0 = cols.tap0[j]!;
-      k1 = cols.tap1[j]!;
-      k2 = cols.tap2[j]!;
-      k3 = cols.tap3[j]!;
-    }
-    let s0 = tmp32[lo + k0]!;
-    let s1 = tmp32[lo + k1]!;
-    let s2 = tmp32[lo + k2]!;
-    let s3 = tmp32[lo + k3]!;
-    a[row + j] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + hRound) * hScale);
-    v[row + j] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + hRound) * hScale);
-    s0 = tmp32[hi + k0]!;
-    s1 = tmp32[hi + k1]!;
-    s2 = tmp32[hi + k2]!;
-    s3 = tmp32[hi + k3]!;
-    bh[row + j] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + hRound) * hScale);
-    d[row + j] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + hRound) * hScale);
+/**
+ * verticalInt32 at scale 1, whose source is scale 0's int16 a band and whose shift is 0:
+ * the sums fit an int32, so int32 products (Math.imul) give them exactly.
+ */
+function verticalScale1(src: Int16Array, r0: number, r1: number, r2: number, r3: number, w: number, tmp32: Int32Array, lo: number, hi: number): void {
+  for (let j = 0; j < w; j++) {
+    const s0 = src[r0 + j]!;
+    const s1 = src[r1 + j]!;
+    const s2 = src[r2 + j]!;
+    const s3 = src[r3 + j]!;
+    tmp32[lo + j] = Math.imul(15826, s0) + Math.imul(27411, s1) + Math.imul(7345, s2) - Math.imul(4240, s3);
+    tmp32[hi + j] = Math.imul(-4240, s0) - Math.imul(7345, s1) + Math.imul(27411, s2) - Math.imul(15826, s3);
   }
+}
+
+/**
+ * Horizontal pass of one int32 temporary row (from tmp32[start]) into row `row` of a
+ * low-pass and a high-pass band at scales 1..3: as horizontal16, with the int64 sums as
+ * exact doubles (below 2^47) and floor() as the arithmetic shift.
+ */
+function horizontalInt32(tmp32: Int32Array, start: number, low: Int32Array, high: Int32Array, row: number, halfW: number, overshoot: boolean, cols: DwtIndices, round: number, scale: number): void {
+  const interiorEnd = halfW - 2;
+  edge32(tmp32, start, cols.tap0[0]!, cols.tap1[0]!, cols.tap2[0]!, cols.tap3[0]!, low, high, row, round, scale);
+  let s0 = tmp32[start + 1]!;
+  let s1 = tmp32[start + 2]!;
+  for (let j = 1, k = start + 3; j < interiorEnd; j++, k += 2) {
+    const s2 = tmp32[k]!;
+    const s3 = tmp32[k + 1]!;
+    low[row + j] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + round) * scale);
+    high[row + j] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + round) * scale);
+    s0 = s2;
+    s1 = s3;
+  }
+  const j = halfW - 2;
+  edge32(tmp32, start, cols.tap0[j]!, cols.tap1[j]!, cols.tap2[j]!, cols.tap3[j]!, low, high, row + j, round, scale);
+  const last = halfW - 1;
+  if (overshoot) edge32(tmp32, start, 2 * last - 1, 2 * last, 2 * last + 1, 2 * last + 2, low, high, row + last, round, scale);
+  else edge32(tmp32, start, cols.tap0[last]!, cols.tap1[last]!, cols.tap2[last]!, cols.tap3[last]!, low, high, row + last, round, scale);
+}
+
+function edge32(tmp32: Int32Array, start: number, k0: number, k1: number, k2: number, k3: number, low: Int32Array, high: Int32Array, at: number, round: number, scale: number): void {
+  const s0 = tmp32[start + k0]!;
+  const s1 = tmp32[start + k1]!;
+  const s2 = tmp32[start + k2]!;
+  const s3 = tmp32[start + k3]!;
+  low[at] = Math.floor((15826 * s0 + 27411 * s1 + 7345 * s2 - 4240 * s3 + round) * scale);
+  high[at] = Math.floor((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + round) * scale);
 }
 
 /**
@@ -216,9 +264,17 @@ export function dwt2Scale123(
     const r1 = rows.tap1[i]! * stride;
     const r2 = rows.tap2[i]! * stride;
     const r3 = rows.tap3[i]! * stride;
-    verticalInt32(srcRef, r0, r1, r2, r3, w, tmp32, 0, w, vRound, vScale);
-    verticalInt32(srcDis, r0, r1, r2, r3, w, tmp32, 2 * w, 3 * w, vRound, vScale);
-    horizontalInt32(tmp32, 0, w, outRef, i * stride, halfW, overshoot, cols, hRound, hScale);
-    horizontalInt32(tmp32, 2 * w, 3 * w, outDis, i * stride, halfW, overshoot, cols, hRound, hScale);
+    if (scale === 1 && srcRef instanceof Int16Array && srcDis instanceof Int16Array) {
+      verticalScale1(srcRef, r0, r1, r2, r3, w, tmp32, 0, w);
+      verticalScale1(srcDis, r0, r1, r2, r3, w, tmp32, 2 * w, 3 * w);
+    } else {
+      verticalInt32(srcRef, r0, r1, r2, r3, w, tmp32, 0, w, vRound, vScale);
+      verticalInt32(srcDis, r0, r1, r2, r3, w, tmp32, 2 * w, 3 * w, vRound, vScale);
+    }
+    const row = i * stride;
+    horizontalInt32(tmp32, 0, outRef.a, outRef.v, row, halfW, overshoot, cols, hRound, hScale);
+    horizontalInt32(tmp32, w, outRef.h, outRef.d, row, halfW, overshoot, cols, hRound, hScale);
+    horizontalInt32(tmp32, 2 * w, outDis.a, outDis.v, row, halfW, overshoot, cols, hRound, hScale);
+    horizontalInt32(tmp32, 3 * w, outDis.h, outDis.d, row, halfW, overshoot, cols, hRound, hScale);
   }
 }
