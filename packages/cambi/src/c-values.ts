@@ -43,17 +43,11 @@ export class CValues {
   private pad = 0;
 
   constructor(private readonly plan: CambiPlan, maxWidth: number, maxHeight: number) {
-    const { numDiffs, bandBase, bandSize, tviForDiff, vltLuma } = plan;
+    const { numDiffs, bandSize } = plan;
     this.rowOffset = numDiffs;
     this.histRows = bandSize + 2 * numDiffs + 1;
     this.hist = new Uint16Array(this.histRows * maxWidth);
-    this.steps = new Uint32Array(bandSize);
-    for (let k = 0; k < bandSize; k++) {
-      const value = bandBase + k + numDiffs; // libvmaf tests codes shifted up by numDiffs
-      let bits = 0;
-      for (let d = 0; d < numDiffs; d++) if (value <= tviForDiff[d]! && value + d + 1 > vltLuma) bits |= 1 << d;
-      this.steps[k] = bits;
-    }
+    this.steps = visibleSteps(plan);
     this.firstStep = Uint8Array.from(this.steps, (bits) => (bits === 0 ? 0 : 31 - Math.clz32(bits & -bits)));
     this.runs = new CodeRuns(maxHeight, Math.max(1024, (maxWidth * maxHeight) >> 4));
     this.positions = new Int32Array(Math.max(1024, (maxWidth * maxHeight) >> 4));
@@ -219,4 +213,17 @@ export class CValues {
     this.positions = positions;
     this.values = values;
   }
+}
+
+/** Per band code: bit d set when a step of d + 1 codes passes libvmaf's visibility tests there. */
+export function visibleSteps(plan: CambiPlan): Uint32Array {
+  const { numDiffs, bandBase, bandSize, tviForDiff, vltLuma } = plan;
+  const steps = new Uint32Array(bandSize);
+  for (let k = 0; k < bandSize; k++) {
+    const value = bandBase + k + numDiffs; // libvmaf tests codes shifted up by numDiffs
+    let bits = 0;
+    for (let d = 0; d < numDiffs; d++) if (value <= tviForDiff[d]! && value + d + 1 > vltLuma) bits |= 1 << d;
+    steps[k] = bits;
+  }
+  return steps;
 }

@@ -1,7 +1,8 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair, Plane } from "@vq/core";
-import { NUM_SCALES, planCambi, SCALE_WEIGHTS, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
+import { NUM_SCALES, planCambi, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
+import { appendCambiScores, combineScales } from "./cambi-scores.ts";
 import { CValues } from "./c-values.ts";
-import { CAMBI_FULL_REFERENCE, CAMBI_SOURCE, cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
+import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
 import { Heatmaps } from "./heatmaps.ts";
 import { decimate, ModeFilter } from "./mode-filter.ts";
 import { antiDither, antiDitheredFrom8Bit, checkLumaRange, toTenBit } from "./preprocess.ts";
@@ -65,12 +66,8 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
     const plan = this.plan;
     if (!plan) throw new Error("cambi: extract before init");
     const dist = this.score(frame.dist.planes[0]!, plan.enc, index, true);
-    collector.append(this.scoreName, index, Math.min(dist, plan.maxVal));
-    if (plan.fullRef) {
-      const src = this.score(frame.ref.planes[0]!, plan.src, index, false);
-      collector.append(CAMBI_SOURCE, index, Math.min(src, plan.maxVal));
-      collector.append(CAMBI_FULL_REFERENCE, index, Math.min(Math.max(0, dist - src), plan.maxVal));
-    }
+    const src = plan.fullRef ? this.score(frame.ref.planes[0]!, plan.src, index, false) : 0;
+    appendCambiScores(collector, index, this.scoreName, plan, dist, src);
   }
 
   /** cambi of one picture's luma at geometry `g` (unclipped). */
@@ -121,9 +118,7 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
       }
       this.perScale[scale] = spatialPooling(cValues, w * h, plan.topk, b.densePicture);
     }
-    let score = 0;
-    for (let scale = 0; scale < NUM_SCALES; scale++) score += this.perScale[scale]! * SCALE_WEIGHTS[scale]!;
-    return score / (g.windowSize * g.windowSize);
+    return combineScales(this.perScale, g.windowSize);
   }
 
   flush(_collector: FeatureCollector): void {}

@@ -1,7 +1,7 @@
 import { VqError, type Plane } from "@vq/core";
 
 /** libvmaf's picture rows are padded to 32 samples (picture.c's DATA_ALIGN). */
-function libvmafStride(width: number): number {
+export function libvmafStride(width: number): number {
   return (width + 31) & ~31;
 }
 
@@ -49,26 +49,31 @@ export function toTenBit(plane: Plane, bitDepth: number, outWidth: number, outHe
     }
     return;
   }
-  // libvmaf steps through the source in float: ratio and position rounded to float each step
-  const ratioX = Math.fround(inWidth / outWidth);
-  const ratioY = Math.fround(inHeight / outHeight);
-  const startX = Math.fround(ratioX / 2 - 0.5);
-  let fy = Math.fround(ratioY / 2 - 0.5);
-  const columns = new Int32Array(outWidth);
-  let fx = startX;
-  for (let x = 0; x < outWidth; x++) {
-    columns[x] = Math.trunc(fx + 0.5);
-    fx = Math.fround(fx + ratioX);
-  }
+  const columns = resampleIndices(inWidth, outWidth);
+  const rows = resampleIndices(inHeight, outHeight);
   for (let y = 0; y < outHeight; y++) {
-    const row = Math.trunc(fy + 0.5) * stride;
+    const row = rows[y]! * stride;
     const o = y * outWidth;
     for (let x = 0; x < outWidth; x++) {
       const v = data[row + columns[x]!]!;
       out[o + x] = down ? (v + round) >> down : v << up;
     }
-    fy = Math.fround(fy + ratioY);
   }
+}
+
+/**
+ * The source index of each of `outSize` nearest-neighbour samples taken from `inSize`:
+ * libvmaf steps through the source in float, ratio and position rounded to float each step.
+ */
+export function resampleIndices(inSize: number, outSize: number): Int32Array {
+  const ratio = Math.fround(inSize / outSize);
+  let f = Math.fround(ratio / 2 - 0.5);
+  const out = new Int32Array(outSize);
+  for (let i = 0; i < outSize; i++) {
+    out[i] = Math.trunc(f + 0.5);
+    f = Math.fround(f + ratio);
+  }
+  return out;
 }
 
 /** libvmaf's memcpy of `inStride`-strided rows into an `outStride`-strided picture (padding read as 0). */

@@ -16,8 +16,11 @@ function zodFor(name: string, def: OptionDef): z.ZodType {
   switch (def.type) {
     case "bool":
       return z.boolean();
-    case "int":
-      return z.number().int(`${name} must be an integer`).min(def.min).max(def.max);
+    case "int": {
+      const range = z.number().int(`${name} must be an integer`).min(def.min).max(def.max);
+      // a default outside the range means "not set" (cambi's enc_width = 0): resolving resolved options must accept it
+      return def.default < def.min || def.default > def.max ? z.literal(def.default).or(range) : range;
+    }
     case "double":
       return z.number().refine(Number.isFinite, `${name} must be a finite number`).pipe(z.number().min(def.min).max(def.max));
     case "string":

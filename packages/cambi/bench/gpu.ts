@@ -1,0 +1,120 @@
+// tinybench: cambi on the GPU, end to end through GpuFrameRunner (upload of both frames,
+// every pass, one readback per frame), batches of 8 pipelined frames per iteration, at
+// 1080p (golden nat_1920x1080, first frame pair) and at 4K (the same frames upscaled 2x,
+// nearest neighbour, and tiled 2x2); then the GPU time of each pass (timestamp queries)
+// per frame, and how many frames were scored on the CPU because a pooled sum reached 2^29.
+// VQ_BENCH_INPUTS=1080p,4k,4k-tiled limits the inputs.
+import { Bench } from "tinybench";
+import { FeatureCollector, Picture, Y4mReader } from "@vq/core";
+import { goldenPath } from "@vq/core/golden";
+import { GpuFrameRunner } from "@vq/gpu-core";
+import { gpuForTests } from "@vq/gpu-core/testing";
+import { CambiGpu } from "../src/cambi-gpu.ts";
+import { cambiOptions, type CambiOptions } from "../src/definition.ts";
+
+async function firstFrame(path: string): Promise<Picture> {
+  const r = await Y4mReader.open(goldenPath(path));
+  const p = (await r.read())!;
+  await r.close();
+  return p;
+}
+
+/** `p` tiled 2x2 (every plane). */
+function tile2x2(p: Picture): Picture {
+  const out = Picture.allocate({ ...p.format, width: 2 * p.width, height: 2 * p.height });
+  out.planes.forEach((plane, i) => {
+    const src = p.planes[i]!;
+    for (let y = 0; y < plane.height; y++) {
+      for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = src.data[(y % src.height) * src.stride + (x % src.width)]!;
+    }
+  });
+  return out;
+}
+
+/** `p` upscaled 2x by repeating samples (every plane). */
+function upscale2x(p: Picture): Picture {
+  const out = Picture.allocate({ ...p.format, width: 2 * p.width, height: 2 * p.height });
+  out.planes.forEach((plane, i) => {
+    const src = p.planes[i]!;
+    for (let y = 0; y < plane.height; y++) {
+      for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = src.data[(y >> 1) * src.stride + (x >> 1)]!;
+    }
+  });
+  return out;
+}
+
+const gpu = await gpuForTests();
+if (!gpu) {
+  console.log("no GPU adapter: nothing to measure");
+  process.exit(0);
+}
+const ref1080 = await firstFrame("vectors/nat_1920x1080.ref.y4m");
+const dist1080 = await firstFrame("vectors/nat_1920x1080.x264crf35.y4m");
+const wanted = (process.env.VQ_BENCH_INPUTS ?? "1080p,4k,4k-tiled").split(",");
+const INPUTS = [
+  { name: "1080p", ref: ref1080, dist: dist1080 },
+  { name: "4k", ref: upscale2x(ref1080), dist: upscale2x(dist1080) },
+  { name: "4k-tiled", ref: tile2x2(ref1080), dist: tile2x2(dist1080) },
+].filter((i) => wanted.includes(i.name));
+const OPTION_SETS: { name: string; options: Partial<CambiOptions> }[] = [
+  { name: "default", options: {} },
+  { name: "full_ref", options: { full_ref: true } },
+  { name: "v1 (hrs 1080, cmxv 17, vlt 0.06)", options: { cambi_high_res_speedup: 1080, cambi_max_val: 17, cambi_vis_lum_threshold: 0.06 } },
+];
+const BATCH = 8;
+const bench = new Bench({ time: Number(process.env.VQ_BENCH_MS ?? 3000), iterations: Number(process.env.VQ_BENCH_ITERATIONS ?? 5), warmupIterations: 2 });
+const profiles: { input: string; pass: string; ms: number }[] = [];
+const stages = new Map<string, CambiGpu>();
+
+for (const input of INPUTS) {
+  const { ref, dist } = input;
+  for (const set of OPTION_SETS) {
+    const options = cambiOptions.resolve(set.options);
+    const stage = new CambiGpu(options);
+    const runner = new GpuFrameRunner(gpu, [stage], { depth: 3 });
+    await runner.init(ref.format);
+    let index = 0;
+    let collector = new FeatureCollector();
+    const name = `cambi gpu ${input.name} ${set.name}`;
+    stages.set(name, stage);
+    bench.add(name, async () => {
+      if (index > 10000) {
+        index = 0;
+        collector = new FeatureCollector();
+      }
+      for (let i = 0; i < BATCH; i++) await runner.submit({ ref, dist }, index++, collector);
+      await runner.flush(collector);
+    });
+  }
+  if (gpu.hasTimestamps) {
+    const profiled = new GpuFrameRunner(gpu, [new CambiGpu(cambiOptions.defaults)], { depth: 3, profile: true });
+    await profiled.init(ref.format);
+    const c = new FeatureCollector();
+    for (let i = 0; i < 3; i++) await profiled.submit({ ref, dist }, i, c); // warm-up
+    await profiled.flush(c);
+    profiled.gpuTimeNs.clear();
+    const frames = Number(process.env.VQ_BENCH_PROFILE_FRAMES ?? 32);
+    for (let i = 0; i < frames; i++) await profiled.submit({ ref, dist }, 3 + i, c);
+    await profiled.flush(c);
+    for (const [pass, ns] of profiled.gpuTimeNs) profiles.push({ input: input.name, pass, ms: ns / 1e6 / frames });
+    profiled.close();
+  }
+}
+
+await bench.run();
+console.log(`device: ${gpu.description}`);
+console.table(
+  bench.tasks.map((t) => {
+    const r = t.result as { latency?: { mean: number }; period?: number } | undefined;
+    const ms = r?.latency?.mean ?? r?.period ?? NaN;
+    return { task: t.name, "ms/iteration": ms.toFixed(3), "ms/frame": (ms / BATCH).toFixed(3), fps: ((BATCH * 1000) / ms).toFixed(1), "replayed on CPU": stages.get(t.name)?.replayedFrames ?? 0 };
+  }),
+);
+if (profiles.length) {
+  console.table(profiles.map((p) => ({ input: p.input, pass: p.pass, "GPU ms/frame": p.ms.toFixed(3) })));
+  for (const input of INPUTS) {
+    const total = profiles.filter((p) => p.input === input.name).reduce((s, p) => s + p.ms, 0);
+    console.log(`${input.name}: sum of pass GPU times ${total.toFixed(3)} ms/frame`);
+  }
+}
+process.exit(0);

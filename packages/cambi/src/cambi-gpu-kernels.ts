@@ -1,0 +1,35 @@
+import type { KernelSpec } from "@vq/gpu-core";
+import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
+import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
+import cValuesWgsl from "../../../shaders/cambi/c-values.wgsl" with { type: "text" };
+import frameCopyWgsl from "../../../shaders/cambi/frame-copy.wgsl" with { type: "text" };
+import fixedPointWgsl from "../../../shaders/cambi/fixed-point.wgsl" with { type: "text" };
+import lumaCheckWgsl from "../../../shaders/cambi/luma-check.wgsl" with { type: "text" };
+import modeFilterWgsl from "../../../shaders/cambi/mode-filter.wgsl" with { type: "text" };
+import preprocessWgsl from "../../../shaders/cambi/preprocess.wgsl" with { type: "text" };
+import spatialMaskWgsl from "../../../shaders/cambi/spatial-mask.wgsl" with { type: "text" };
+import poolingWgsl from "../../../shaders/cambi/topk-pooling.wgsl" with { type: "text" };
+
+/** Pixels per workgroup side of the per-pixel kernels and of the c-value tiles. */
+export const TILE = 16;
+/** The spatial mask's tile (its workgroup also sums the 3 columns either side). */
+export const MASK_TILE = 16;
+/** Workgroup memory of the c-value kernel: region codes, column counts, band bit sets. */
+export const C_VALUES_WORKGROUP_BYTES = (3200 + 640 + 5 * 34 + 2) * 4;
+/** Words of the pooling's radix-select histograms per picture and scale: 2048 + 2 x 256 bins. */
+export const HIST_WORDS = 2048 + 2 * 256;
+
+const pooling = [u64Wgsl, fixedPointWgsl, poolingWgsl].join("\n");
+export const CAMBI_KERNELS = {
+  lumaCheck: { label: "cambi luma check", code: [frameWgsl, lumaCheckWgsl].join("\n") },
+  preprocess: { label: "cambi preprocess", code: [frameWgsl, preprocessWgsl].join("\n") },
+  flatness: { label: "cambi flatness", code: spatialMaskWgsl, entryPoint: "flatness" },
+  mask: { label: "cambi mask", code: spatialMaskWgsl, entryPoint: "mask" },
+  mode: { label: "cambi mode filter", code: modeFilterWgsl, entryPoint: "mode" },
+  decimate: { label: "cambi decimate", code: modeFilterWgsl, entryPoint: "decimate" },
+  cValues: { label: "cambi c-values", code: [u64Wgsl, fixedPointWgsl, cValuesWgsl].join("\n") },
+  histogram: { label: "cambi select histogram", code: pooling, entryPoint: "histogram" },
+  find: { label: "cambi select find", code: pooling, entryPoint: "find" },
+  sumAbove: { label: "cambi sum above", code: pooling, entryPoint: "sum_above" },
+  frameCopy: { label: "cambi frame copy", code: [frameWgsl, frameCopyWgsl].join("\n") },
+} satisfies Record<string, KernelSpec>;

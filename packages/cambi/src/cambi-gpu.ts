@@ -1,0 +1,347 @@
+import { alignUp, packedLayout, Picture, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { CambiCpu } from "./cambi-cpu.ts";
+import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE, TILE } from "./cambi-gpu-kernels.ts";
+import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
+import { appendCambiScores, combineScales } from "./cambi-scores.ts";
+import { visibleSteps } from "./c-values.ts";
+import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
+import { POOL_WORDS, pooledFromWords } from "./exact-pooling.ts";
+import { libvmafStride, resampleIndices } from "./preprocess.ts";
+import { RECIPROCAL } from "./reciprocal.ts";
+import { maskThreshold } from "./spatial-mask.ts";
+import { topkCount } from "./topk-pooling.ts";
+
+/** Result words: per picture (distorted, source) and scale the pooling words, then per picture the bad-luma word. */
+const PICTURES = 2;
+const BAD_LUMA_WORD = PICTURES * NUM_SCALES * POOL_WORDS;
+const RESULT_WORDS = BAD_LUMA_WORD + PICTURES;
+/** Grid-stride kernels over the c-values use at most this many workgroups. */
+const MAX_POOL_GROUPS = 1024;
+/** Bit set words of the c-value kernel: band codes it can track. */
+const MAX_BAND = 34 * 32;
+
+interface Dispatch {
+  pipeline: GPUComputePipeline;
+  /** Bindings in order (undefined: a binding the kernel lacks); frame buffers are filled in per slot. */
+  bindings: (GPUBufferBinding | "ref" | "dist" | "results" | undefined)[];
+  workgroups: [number, number];
+}
+
+interface Pass {
+  label: string;
+  dispatches: Dispatch[];
+}
+
+interface SlotPasses {
+  results: GPUBuffer;
+  resultOffset: number;
+  passes: { label: string; dispatches: { pipeline: GPUComputePipeline; group: GPUBindGroup; workgroups: [number, number] }[] }[];
+}
+
+/** One picture cambi scores: the distorted one at the encoding size, the reference at the source size. */
+interface PictureJob {
+  geometry: CambiGeometry;
+  useRef: boolean;
+  sizes: { width: number; height: number }[];
+}
+
+/**
+ * GPU twin of CambiCpu: per picture, every pass runs on the GPU (10-bit conversion and
+ * anti-dithering, spatial mask, decimation, mode filter, c-values, top-k pooling) and only
+ * each scale's exact pooling sums come back, in the frame's single readback; the host
+ * weights the scales as the CPU does, so the scores are the same doubles. When a pooled
+ * sum reaches 2^29 (libvmaf's double sum then depends on its quickselect order) the frame
+ * is read back and scored by CambiCpu instead. Heatmaps are CPU-only.
+ */
+export class CambiGpu implements GpuStage {
+  readonly definition = cambiDefinition;
+  readonly label = "cambi";
+  readonly temporal = false;
+  readonly resultWords = RESULT_WORDS;
+  private readonly scoreName: string;
+  private device?: GPUDevice;
+  private plan?: CambiPlan;
+  private format?: PictureFormat;
+  private jobs: PictureJob[] = [];
+  private passes: Pass[] = [];
+  private hist?: GPUBuffer;
+  private planes?: GPUBuffer;
+  private readonly owned: GPUBuffer[] = [];
+  private slotPasses = new WeakMap<GPUBuffer, SlotPasses>();
+  private readonly inFlight = new Map<number, GpuFrame>();
+  private readonly replays: Promise<void>[] = [];
+  private cpu?: CambiCpu;
+  private readonly perScale = new Float64Array(NUM_SCALES);
+  /** Frames scored by the CPU because a pooled sum reached 2^29. */
+  replayedFrames = 0;
+
+  constructor(readonly options: CambiOptions) {
+    this.scoreName = cambiScoreName(options);
+  }
+
+  init(gpu: GpuContext, format: PictureFormat): void {
+    const plan = planCambi(this.options, format);
+    if (plan.heatmapsPath) {
+      throw new VqError("feature cambi: heatmaps_path is supported on the CPU backend only (use --backend cpu to write heatmaps)");
+    }
+    this.close();
+    const { device } = gpu;
+    const limits = device.limits;
+    if (limits.maxComputeWorkgroupStorageSize < C_VALUES_WORKGROUP_BYTES) {
+      throw new VqError(`feature cambi: this GPU offers ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory; cambi's kernels need ${C_VALUES_WORKGROUP_BYTES}`);
+    }
+    const pixels = plan.allocWidth * plan.allocHeight;
+    if (pixels * 4 > limits.maxStorageBufferBindingSize) {
+      throw new VqError(`feature cambi: a ${plan.allocWidth}x${plan.allocHeight} picture needs ${pixels * 4}-byte buffers; this GPU binds at most ${limits.maxStorageBufferBindingSize}`);
+    }
+    if (plan.bandSize > MAX_BAND) throw new Error(`cambi: band of ${plan.bandSize} codes exceeds the GPU kernel's ${MAX_BAND}`);
+    this.device = device;
+    this.plan = plan;
+    this.format = format;
+
+    const buffer = (label: string, data: ArrayBufferView<ArrayBuffer> | number, usage: number): GPUBuffer => {
+      const size = typeof data === "number" ? data : data.byteLength;
+      const b = device.createBuffer({ label, size: Math.max(16, alignUp(size, 4)), usage: usage | GPUBufferUsage.COPY_DST });
+      if (typeof data !== "number") device.queue.writeBuffer(b, 0, data);
+      this.owned.push(b);
+      return b;
+    };
+    const storage = (label: string, data: ArrayBufferView<ArrayBuffer> | number) => ({ buffer: buffer(label, data, GPUBufferUsage.STORAGE) });
+    const uniform = (label: string, words: number[]) => ({ buffer: buffer(label, Uint32Array.from(words), GPUBufferUsage.UNIFORM) });
+
+    const planes = uniform("cambi planes", [...planeUniforms(format, packedLayout(format).planes)]);
+    this.planes = planes.buffer;
+    // two pictures ping-pong between scales; the mode filter writes the filtered one
+    const images = [storage("cambi image a", pixels * 4), storage("cambi image b", pixels * 4)];
+    const filtered = storage("cambi filtered", pixels * 4);
+    const flat = storage("cambi flatness", pixels * 4);
+    const cValues = storage("cambi c-values", pixels * 4);
+    const tableWords = new Uint32Array(32 + Math.max(1, plan.bandSize));
+    tableWords.set(plan.diffWeights, 0);
+    tableWords.set(visibleSteps(plan), 32);
+    const tables = storage("cambi weights and steps", tableWords);
+    const reciprocal = storage("cambi reciprocals", RECIPROCAL as Float32Array<ArrayBuffer>);
+    const hist = storage("cambi select histograms", PICTURES * NUM_SCALES * HIST_WORDS * 4);
+    this.hist = hist.buffer;
+
+    const k = CAMBI_KERNELS;
+    const pipe = (spec: (typeof k)[keyof typeof k], constants?: Record<string, number>) => computePipeline(device, { ...spec, constants });
+    const pipelines = {
+      lumaCheck: pipe(k.lumaCheck),
+      preprocess: pipe(k.preprocess),
+      flatness: pipe(k.flatness),
+      mask: pipe(k.mask),
+      mode: pipe(k.mode),
+      decimate: pipe(k.decimate),
+      cValues: pipe(k.cValues),
+      histogram: [0, 1, 2].map((LEVEL) => pipe(k.histogram, { LEVEL })),
+      find: [0, 1, 2].map((LEVEL) => pipe(k.find, { LEVEL })),
+      sumAbove: pipe(k.sumAbove),
+    };
+    const groups = (w: number, h: number, tile = TILE): [number, number] => [Math.ceil(w / tile), Math.ceil(h / tile)];
+
+    const input = format;
+    const bitDepth = input.bitDepth;
+    this.jobs = [{ geometry: plan.enc, useRef: false, sizes: [] }];
+    if (plan.fullRef) this.jobs.push({ geometry: plan.src, useRef: true, sizes: [] });
+    this.passes = [];
+    this.jobs.forEach((job, p) => {
+      const g = job.geometry;
+      const name = job.useRef ? "source" : "distorted";
+      job.sizes = scaleSizes(g.width, g.height, plan.highResSpeedup);
+      const frameBindings: Dispatch["bindings"] = ["ref", "dist", planes];
+
+      // 1. luma range check, 10 bits at the scoring size, anti-dithering
+      const prepare: Dispatch[] = [];
+      if (bitDepth !== 8 && bitDepth !== 16) {
+        const check = uniform(`cambi ${name} check`, [input.width, input.height, (1 << bitDepth) - 1, job.useRef ? 1 : 0, BAD_LUMA_WORD + p, 0, 0, 0]);
+        prepare.push({ pipeline: pipelines.lumaCheck, bindings: [...frameBindings, check, "results"], workgroups: groups(input.width, input.height) });
+      }
+      const same = input.width === g.width && input.height === g.height;
+      const strideMode = same && bitDepth === 10 && libvmafStride(input.width) !== libvmafStride(plan.allocWidth);
+      const up = bitDepth <= 8 ? 10 - bitDepth : bitDepth === 9 ? 1 : 0;
+      const down = bitDepth > 10 ? bitDepth - 10 : 0;
+      const indices = new Uint32Array(g.width + g.height);
+      indices.set(resampleIndices(input.width, g.width), 0);
+      indices.set(resampleIndices(input.height, g.height), g.width);
+      const pre = uniform(`cambi ${name} preprocess`, [
+        g.width, g.height, job.useRef ? 1 : 0, up, down, down ? 1 << (down - 1) : 0, plan.encBitDepth < 10 ? 1 : 0, strideMode ? 1 : 0,
+        libvmafStride(input.width), libvmafStride(plan.allocWidth), libvmafStride(input.width) * input.height, input.width,
+      ]);
+      prepare.push({ pipeline: pipelines.preprocess, bindings: [...frameBindings, pre, storage(`cambi ${name} indices`, indices), images[0]], workgroups: groups(g.width, g.height) });
+      this.passes.push({ label: `cambi ${name} preprocess`, dispatches: prepare });
+
+      // 2. spatial mask (bit 16 of each word); with the speed-up, scale 0 is the half-size picture
+      const maskParams = uniform(`cambi ${name} mask`, [g.width, g.height, maskThreshold(g.width, g.height), 0]);
+      const mask: Dispatch[] = [
+        { pipeline: pipelines.flatness, bindings: [maskParams, images[0], flat], workgroups: groups(g.width, g.height) },
+        { pipeline: pipelines.mask, bindings: [maskParams, images[0], flat], workgroups: groups(g.width, g.height, MASK_TILE) },
+      ];
+      let current = 0;
+      if (plan.highResSpeedup) {
+        const s0 = job.sizes[0]!;
+        const decimateParams = uniform(`cambi ${name} decimate`, [g.width, g.height, s0.width, 1]);
+        mask.push({ pipeline: pipelines.decimate, bindings: [decimateParams, images[0], undefined, images[1]], workgroups: groups(s0.width, s0.height) });
+        current = 1;
+      }
+      this.passes.push({ label: `cambi ${name} mask`, dispatches: mask });
+
+      // 3. per scale: mode filter (and the next scale's picture), c-values, top-k pooling
+      job.sizes.forEach(({ width: w, height: h }, s) => {
+        const last = s === NUM_SCALES - 1;
+        const next = 1 - current;
+        const modeParams = uniform(`cambi ${name} mode ${s}`, [w, h, (w + 1) >> 1, last ? 0 : 1]);
+        this.passes.push({
+          label: `cambi ${name} mode filter ${s}`,
+          dispatches: [{ pipeline: pipelines.mode, bindings: [modeParams, images[current], filtered, images[next]], workgroups: groups(w, h) }],
+        });
+        const resultBase = (p * NUM_SCALES + s) * POOL_WORDS;
+        const cParams = uniform(`cambi ${name} c-values ${s}`, [w, h, g.windowSize >> 1, plan.bandBase, plan.bandSize, plan.numDiffs, resultBase, 0]);
+        this.passes.push({
+          label: `cambi ${name} c-values ${s}`,
+          dispatches: [{ pipeline: pipelines.cValues, bindings: [cParams, filtered, cValues, tables, reciprocal, "results"], workgroups: groups(w, h) }],
+        });
+        const n = w * h;
+        const poolParams = uniform(`cambi ${name} pooling ${s}`, [n, topkCount(plan.topk, n), resultBase, (p * NUM_SCALES + s) * HIST_WORDS]);
+        const poolGroups: [number, number] = [Math.min(MAX_POOL_GROUPS, Math.ceil(n / 256)), 1];
+        const pool: Dispatch[] = [];
+        for (let level = 0; level < 3; level++) {
+          pool.push({ pipeline: pipelines.histogram[level]!, bindings: [poolParams, cValues, "results", hist], workgroups: poolGroups });
+          pool.push({ pipeline: pipelines.find[level]!, bindings: [poolParams, undefined, "results", hist], workgroups: [1, 1] });
+        }
+        pool.push({ pipeline: pipelines.sumAbove, bindings: [poolParams, cValues, "results"], workgroups: poolGroups });
+        this.passes.push({ label: `cambi ${name} pooling ${s}`, dispatches: pool });
+        current = next;
+      });
+    });
+  }
+
+  encode(encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
+    const slot = this.passesFor(frame, results, resultOffset);
+    this.inFlight.set(frame.index, frame);
+    encoder.clearBuffer(this.hist!);
+    for (const { label, dispatches } of slot.passes) {
+      const pass = passes.beginComputePass(label);
+      for (const d of dispatches) {
+        pass.setPipeline(d.pipeline);
+        pass.setBindGroup(0, d.group);
+        pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1]);
+      }
+      pass.end();
+    }
+  }
+
+  collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
+    const plan = this.plan!;
+    const frame = this.inFlight.get(index);
+    this.inFlight.delete(index);
+    const scores: number[] = [];
+    for (let p = 0; p < this.jobs.length; p++) {
+      const job = this.jobs[p]!;
+      const bad = words[BAD_LUMA_WORD + p]!;
+      if (bad !== 0) {
+        const at = 0xffffffff - bad;
+        const { width, bitDepth } = plan.input;
+        throw new VqError(`feature cambi: invalid input: frame ${index}: ${job.useRef ? "reference" : "distorted"} luma sample at (${at % width}, ${Math.floor(at / width)}) exceeds ${(1 << bitDepth) - 1}, the maximum for ${bitDepth}-bit input`);
+      }
+      for (let s = 0; s < NUM_SCALES; s++) {
+        const { width, height } = job.sizes[s]!;
+        const pooled = pooledFromWords(words, (p * NUM_SCALES + s) * POOL_WORDS, width * height, plan.topk);
+        if (pooled === null) {
+          this.replay(frame!, index, collector);
+          return;
+        }
+        this.perScale[s] = pooled;
+      }
+      scores.push(combineScales(this.perScale, job.geometry.windowSize));
+    }
+    appendCambiScores(collector, index, this.scoreName, plan, scores[0]!, scores[1] ?? 0);
+  }
+
+  async flush(_collector: FeatureCollector): Promise<void> {
+    const pending = this.replays.splice(0);
+    await Promise.all(pending);
+  }
+
+  close(): void {
+    for (const b of this.owned) b.destroy();
+    this.owned.length = 0;
+    this.passes = [];
+    this.slotPasses = new WeakMap();
+    this.inFlight.clear();
+    this.cpu?.close();
+    this.cpu = undefined;
+  }
+
+  /**
+   * Scores frame `index` on the CPU, where libvmaf's pooling order matters: its frame
+   * buffers still hold it (the runner refills a slot only after its frame is collected),
+   * so they are copied out and read back; the scores arrive by flush.
+   */
+  private replay(frame: GpuFrame, index: number, collector: FeatureCollector): void {
+    const device = this.device!;
+    const format = this.format!;
+    const bytes = alignUp(packedLayout(format).byteLength, 4);
+    const copied = device.createBuffer({ label: "cambi replay frames", size: 2 * bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    const staging = device.createBuffer({ label: "cambi replay", size: 2 * bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const params = device.createBuffer({ label: "cambi replay params", size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(params, 0, Uint32Array.of(bytes / 4, 0, 0, 0));
+    const pipeline = computePipeline(device, CAMBI_KERNELS.frameCopy);
+    const group = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [frame.ref, frame.dist, this.planes!, params, copied].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    const encoder = device.createCommandEncoder({ label: `cambi replay ${index}` });
+    const pass = encoder.beginComputePass({ label: "cambi frame copy" });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(Math.min(1024, Math.ceil(bytes / 4 / 256)));
+    pass.end();
+    encoder.copyBufferToBuffer(copied, 0, staging, 0, 2 * bytes);
+    device.queue.submit([encoder.finish()]);
+    copied.destroy();
+    params.destroy();
+    this.replayedFrames++;
+    this.replays.push(
+      staging.mapAsync(GPUMapMode.READ).then(() => {
+        const data = new Uint8Array(staging.getMappedRange().slice(0));
+        staging.destroy();
+        if (!this.cpu) {
+          this.cpu = new CambiCpu(this.options);
+          this.cpu.init(format);
+        }
+        this.cpu.extract({ ref: new Picture(format, data.subarray(0, bytes)), dist: new Picture(format, data.subarray(bytes)) }, index, collector);
+      }),
+    );
+  }
+
+  /** The bind groups of a frame slot (its frame and result buffers): built on its first frame, then reused. */
+  private passesFor(frame: GpuFrame, results: GPUBuffer, resultOffset: number): SlotPasses {
+    const known = this.slotPasses.get(frame.ref);
+    if (known && known.results === results && known.resultOffset === resultOffset) return known;
+    const resolve = (b: Dispatch["bindings"][number]): GPUBufferBinding | undefined =>
+      b === "ref" ? { buffer: frame.ref } : b === "dist" ? { buffer: frame.dist } : b === "results" ? { buffer: results, offset: resultOffset, size: RESULT_WORDS * 4 } : b;
+    const slot: SlotPasses = {
+      results,
+      resultOffset,
+      passes: this.passes.map(({ label, dispatches }) => ({
+        label,
+        dispatches: dispatches.map((d) => {
+          const entries: GPUBindGroupEntry[] = [];
+          d.bindings.forEach((b, binding) => {
+            const resource = resolve(b);
+            if (resource) entries.push({ binding, resource });
+          });
+          return { pipeline: d.pipeline, workgroups: d.workgroups, group: this.device!.createBindGroup({ layout: d.pipeline.getBindGroupLayout(0), entries }) };
+        }),
+      })),
+    };
+    this.slotPasses.set(frame.ref, slot);
+    return slot;
+  }
+}
+
+export function createCambiGpu(options: Partial<CambiOptions> = {}): CambiGpu {
+  return new CambiGpu(cambiOptions.resolve(options));
+}
