@@ -6,5 +6,5 @@ import { FEATURES } from "./features.ts";
 serveExtractors((spec) => {
   const entry = FEATURES.get(spec.name);
   if (!entry) throw new VqError(`unknown feature "${spec.name}"`);
-  return entry.cpu(entry.definition.options.resolve(spec.options as Record<string, never>));
+  return entry.cpu(entry.definition.options.revive(spec.options));
 });

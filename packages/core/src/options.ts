@@ -16,11 +16,8 @@ function zodFor(name: string, def: OptionDef): z.ZodType {
   switch (def.type) {
     case "bool":
       return z.boolean();
-    case "int": {
-      const range = z.number().int(`${name} must be an integer`).min(def.min).max(def.max);
-      // a default outside the range means "not set" (cambi's enc_width = 0): resolving resolved options must accept it
-      return def.default < def.min || def.default > def.max ? z.literal(def.default).or(range) : range;
-    }
+    case "int":
+      return z.number().int(`${name} must be an integer`).min(def.min).max(def.max);
     case "double":
       return z.number().refine(Number.isFinite, `${name} must be a finite number`).pipe(z.number().min(def.min).max(def.max));
     case "string":
@@ -53,6 +50,19 @@ export class OptionTable<T extends Record<string, OptionDef>> {
     const r = this.schema.safeParse(input);
     if (!r.success) throw new VqError(`feature ${this.extractor}: ${describeIssues(r.error, Object.keys(this.defs))}`);
     return r.data;
+  }
+
+  /**
+   * Options resolved and validated elsewhere (the main thread, for a worker thread): taken
+   * as they are. Re-validating would refuse the "not set" defaults that lie outside an
+   * option's range (cambi's enc_width = 0), which libvmaf also refuses when given explicitly.
+   */
+  revive(values: Record<string, unknown>): OptionValues<T> {
+    const keys = Object.keys(this.defs);
+    if (keys.length !== Object.keys(values).length || keys.some((k) => !(k in values))) {
+      throw new VqError(`feature ${this.extractor}: resolved options do not match its option table`);
+    }
+    return values as OptionValues<T>;
   }
 
   /** Parses libvmaf-style string options (`--feature psnr=enable_mse=true`). */

@@ -91,9 +91,12 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
     if (!p) throw new VqError(`${dist.name}: --frame_skip_dist ${options.skipDist} skips past the end (${i} frames)`);
     dist.release(p);
   }
-  await backend.init(ref.format);
   let index = 0;
+  let failed = true;
   try {
+    // Inside the try: a backend that fails to start (a worker refusing its options) still
+    // closes, so no worker thread keeps the process alive.
+    await backend.init(ref.format);
     for (;;) {
       if (options.frameCount !== undefined && index >= options.frameCount) break;
       const [r, d] = await Promise.all([ref.read(), dist.read()]);
@@ -114,8 +117,10 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
     }
     if (index === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
     await backend.flush(collector);
+    failed = false;
   } finally {
-    await backend.close();
+    // On failure the first error is the one to report, not a later one from closing.
+    await (failed ? backend.close().catch(() => {}) : backend.close());
   }
   return { collector, frames: index, format: ref.format };
 }
