@@ -18,19 +18,25 @@ function fixedOf(bits: number): bigint {
 /**
  * libvmaf's top-k mean from the GPU's exact sums: all non-zero c-values when at most k
  * are (zeros fill the rest), else the values above the k-th largest, t, plus (k - their
- * count) copies of t. Returns null when the sum reaches 2^29, where libvmaf's double sum
- * depends on its quickselect's order and the caller must replay it.
+ * count) copies of t. Returns null when a partial sum could be inexact in double (from 2^29,
+ * or higher when every value summed is at least t), where libvmaf's double sum depends on
+ * its quickselect's order and the caller must replay it.
  */
 export function pooledFromWords(words: Uint32Array, at: number, n: number, topk: number): number | null {
   const k = topkCount(topk, n);
   const count = words[at]!;
   let units: bigint;
+  let exactBelow = EXACT_UNITS;
   if (count <= k) {
     units = u64(words[at + 1]!, words[at + 2]!);
   } else {
     const above = words[at + 3]!;
-    units = u64(words[at + 4]!, words[at + 5]!) + BigInt(k - above) * fixedOf(words[at + 6]!);
+    const t = words[at + 6]!;
+    units = u64(words[at + 4]!, words[at + 5]!) + BigInt(k - above) * fixedOf(t);
+    // Every value summed is at least t, so a multiple of t's last bit (2^(e-126) units): the
+    // partial sums stay exact, whatever their order, up to 2^53 of those steps.
+    exactBelow = EXACT_UNITS << BigInt(((t >>> 23) & 0xff) - 126);
   }
-  if (units >= EXACT_UNITS) return null;
+  if (units >= exactBelow) return null;
   return (Number(units) * UNIT) / k;
 }
