@@ -1,5 +1,5 @@
 import { alignUp, packedLayout, Picture, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
 import { CambiCpu } from "./cambi-cpu.ts";
 import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE, TILE } from "./cambi-gpu-kernels.ts";
 import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
@@ -57,6 +57,8 @@ interface PictureJob {
 export class CambiGpu implements GpuStage {
   readonly definition = cambiDefinition;
   readonly label = "cambi";
+  /** Luma of the distorted picture, and of the reference for full_ref: nothing else is uploaded. */
+  readonly inputs: FrameInputs;
   readonly temporal = false;
   readonly resultWords = RESULT_WORDS;
   private readonly scoreName: string;
@@ -78,6 +80,7 @@ export class CambiGpu implements GpuStage {
 
   constructor(readonly options: CambiOptions) {
     this.scoreName = cambiScoreName(options);
+    this.inputs = { reference: options.full_ref ? "luma" : "none", distorted: "luma" };
   }
 
   init(gpu: GpuContext, format: PictureFormat): void {
