@@ -125,28 +125,41 @@ function threshold(masker: MaskerSums, up: number, mid: number, down: number, jl
   return (f[up + jl]! + f[up + j]! + f[up + jr]! + f[mid + jl]! + masker.centre[mid + j]! + f[mid + jr]! + f[down + jl]! + f[down + j]! + f[down + jr]!) | 0;
 }
 
-/** BigInt recomputation of the three row-shifted sums: libvmaf's int64 arithmetic, wrap-arounds included. */
-function exactSums(src: Bands, masker: MaskerSums, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout): bigint[] {
+/** BigInt recomputation of row i's three cube sums (before the row shift): libvmaf's int64 arithmetic, wrap-arounds included. */
+function exactRow(src: Bands, masker: MaskerSums, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout, i: number): bigint[] {
   const { w, h, stride } = layout;
-  const { rowStart, rowEnd, colStart, colEnd } = walkRange(w, h);
+  const { colStart, colEnd } = walkRange(w, h);
+  const srcBands = [src.h, src.v, src.d];
+  const up = (i === 0 ? 1 : i - 1) * stride;
+  const mid = i * stride;
+  const down = (i === h - 1 ? h - 1 : i + 1) * stride;
+  const rows = [0n, 0n, 0n];
+  for (let j = colStart; j < colEnd; j++) {
+    const thr = threshold(masker, up, mid, down, j === 0 ? 1 : j - 1, j, j === w - 1 ? w - 1 : j + 1);
+    for (let theta = 0; theta < 3; theta++) {
+      let x = (rules.magnitude(theta, srcBands[theta]![mid + j]!) - (thr << rules.subShift[theta]!)) | 0;
+      if (x < 0) x = 0;
+      rows[theta] = BigInt.asIntN(64, rows[theta]! + maskedCubeExact(x, shifts[theta]!));
+    }
+  }
+  return rows;
+}
+
+/** Row i's contribution to the sums, libvmaf's (int64)(row + round) >> shift. */
+function shiftedRow(row: bigint, h: number): bigint {
   const rowShift = BigInt(ceilLog2(h));
   const rowRound = rowShift > 0n ? 1n << (rowShift - 1n) : 0n;
-  const srcBands = [src.h, src.v, src.d];
+  return BigInt.asIntN(64, row + rowRound) >> rowShift;
+}
+
+/** BigInt recomputation of the three row-shifted sums: libvmaf's int64 arithmetic, wrap-arounds included. */
+function exactSums(src: Bands, masker: MaskerSums, rules: Rules, shifts: readonly CubeShifts[], layout: MaskingLayout): bigint[] {
+  const { w, h } = layout;
+  const { rowStart, rowEnd } = walkRange(w, h);
   const sums = [0n, 0n, 0n];
   for (let i = rowStart; i < rowEnd; i++) {
-    const up = (i === 0 ? 1 : i - 1) * stride;
-    const mid = i * stride;
-    const down = (i === h - 1 ? h - 1 : i + 1) * stride;
-    const rows = [0n, 0n, 0n];
-    for (let j = colStart; j < colEnd; j++) {
-      const thr = threshold(masker, up, mid, down, j === 0 ? 1 : j - 1, j, j === w - 1 ? w - 1 : j + 1);
-      for (let theta = 0; theta < 3; theta++) {
-        let x = (rules.magnitude(theta, srcBands[theta]![mid + j]!) - (thr << rules.subShift[theta]!)) | 0;
-        if (x < 0) x = 0;
-        rows[theta] = BigInt.asIntN(64, rows[theta]! + maskedCubeExact(x, shifts[theta]!));
-      }
-    }
-    for (let theta = 0; theta < 3; theta++) sums[theta] = BigInt.asIntN(64, sums[theta]! + (BigInt.asIntN(64, rows[theta]! + rowRound) >> rowShift));
+    const rows = exactRow(src, masker, rules, shifts, layout, i);
+    for (let theta = 0; theta < 3; theta++) sums[theta] = BigInt.asIntN(64, sums[theta]! + shiftedRow(rows[theta]!, h));
   }
   return sums;
 }
@@ -290,9 +303,21 @@ function maskedSums(
       for (let j = inner0; j < inner1; j++) borderTerm(src, masker, rules, shifts, layout, i, j, rows);
     }
     if (walk.colEnd === w) borderTerm(src, masker, rules, shifts, layout, i, w - 1, rows);
-    exact = closeRow(rows, sums, rowRound, rowScale);
+    if (rows[0]! < EXACT_LIMIT && rows[1]! < EXACT_LIMIT && rows[2]! < EXACT_LIMIT) {
+      exact = closeRow(rows, sums, rowRound, rowScale);
+    } else {
+      // A row past 2^52 (one or two rows of a 4K picture's scale 0): only that row in BigInt.
+      const exactRows = exactRow(src, masker, rules, shifts, layout, i);
+      exactness.rowsInBigInt++;
+      for (let theta = 0; theta < 3; theta++) {
+        const shifted = Number(shiftedRow(exactRows[theta]!, h));
+        sums[theta] = sums[theta]! + shifted;
+        rows[theta] = 0;
+        if (!(Math.abs(shifted) < EXACT_LIMIT)) exact = false;
+      }
+    }
   }
-  return exact && sums[0]! < EXACT_LIMIT && sums[1]! < EXACT_LIMIT && sums[2]! < EXACT_LIMIT;
+  return exact && Math.abs(sums[0]!) < EXACT_LIMIT && Math.abs(sums[1]!) < EXACT_LIMIT && Math.abs(sums[2]!) < EXACT_LIMIT;
 }
 
 const SCALE0_SUB_SHIFT = [10, 10, 12];

@@ -79,6 +79,19 @@ describe("double and BigInt paths agree on extreme content", () => {
   }
 });
 
+test("a 4K-wide row past 2^52 is summed in BigInt alone, with the same scores as the BigInt path", () => {
+  const format: PictureFormat = { width: 3840, height: 24, bitDepth: 8, pixelFormat: "420" };
+  const settings = admSettings(admOptions.resolve({}));
+  const ref = extremePicture(format, 0);
+  const dist = extremePicture(format, 1);
+  const before = exactness.rowsInBigInt;
+  const a = structuredClone(new AdmPipeline(format.width, format.height, 8, settings).compute(ref.planes[0]!, dist.planes[0]!));
+  expect(exactness.rowsInBigInt).toBeGreaterThan(before);
+  exactness.forceBigInt = true;
+  const b = structuredClone(new AdmPipeline(format.width, format.height, 8, settings).compute(ref.planes[0]!, dist.planes[0]!));
+  expect(a).toEqual(b);
+});
+
 describe("libvmaf's x86 DWT kernels", () => {
   const frameScores = async (name: string, simd: (typeof SIMD_PROFILES)[keyof typeof SIMD_PROFILES]) => {
     const { collector } = await scorePair(byName(name)!, { debug: true }, simd);
