@@ -95,6 +95,11 @@ for (const backend of ["cpu", "gpu"] as const) {
         const full = goldenOutput(run, true);
         const stock = goldenOutput(run, false);
         expect(ours.frames.length).toBe(full.frames.length);
+        // On the CPU vq has every extractor and model libvmaf ran: the same keys, per frame and pooled.
+        if (backend === "cpu") {
+          expect(Object.keys(ours.frames[0]!.metrics).sort()).toEqual(Object.keys(full.frames[0]!.metrics).sort());
+          expect(Object.keys(ours.pooled_metrics).sort()).toEqual(Object.keys(full.pooled_metrics).sort());
+        }
         let keys = 0;
         for (const [i, f] of ours.frames.entries()) {
           for (const [k, v] of Object.entries(f.metrics)) {
