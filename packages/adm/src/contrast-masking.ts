@@ -14,7 +14,8 @@ import { ONE_THIRD_F, powf } from "./powf.ts";
  *
  * libvmaf cubes in int64 with rounding shifts per step and per row. Here each step is a
  * double while it provably stays exact (below 2^52; large x is split in 16-bit halves);
- * a value or a sum past that makes the scale be recomputed with BigInt.
+ * a row sum past that is recomputed alone with BigInt, and a value or a total past it
+ * makes the whole scale be recomputed with BigInt.
  */
 
 const f = Math.fround;
