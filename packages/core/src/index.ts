@@ -28,3 +28,4 @@ export { memoryReader } from "./memory-reader.ts";
 export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLayout } from "./video-frame-reader.ts";
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./ffmpeg-reader.ts";
 export type { FfmpegOptions } from "./ffmpeg-reader.ts";
+export { gaussianTaps, isValidKernelScale, vifFilter, vifFilterSize } from "./vif-gaussian.ts";

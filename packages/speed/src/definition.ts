@@ -1,5 +1,5 @@
 import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
-import { isValidKernelScale } from "./gaussian-taps.ts";
+import { isValidKernelScale } from "@vq/core";
 import { PRESCALE_METHODS } from "./prescale.ts";
 import { speedGeometry, type PlaneSize } from "./speed-geometry.ts";
 

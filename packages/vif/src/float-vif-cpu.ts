@@ -1,7 +1,6 @@
-import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
+import { vifFilter, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { floatVifDefinition, floatVifFeatureNames, floatVifOptions, type FloatVifFeatureNames, type FloatVifOptions } from "./float-vif-definition.ts";
 import { FloatVifDecimator } from "./float-vif-decimate.ts";
-import { floatVifFilter } from "./float-vif-kernel.ts";
 import { FloatVifPrescaler, prescaledSize, type PrescaleMethod } from "./float-vif-prescale.ts";
 import { writeFloatVifScores } from "./float-vif-scores.ts";
 import { FloatVifScaleStatistic } from "./float-vif-statistic.ts";
@@ -32,7 +31,7 @@ export class FloatVifCpu implements FeatureExtractor<PicturePair> {
   init(format: PictureFormat): void {
     floatVifDefinition.checkFormat?.(this.options, format);
     const size = prescaledSize(format, this.options.vif_prescale);
-    const filters = [0, 1, 2, 3].map((s) => floatVifFilter(s, this.options.vif_kernelscale));
+    const filters = [0, 1, 2, 3].map((s) => Float64Array.from(vifFilter(s, this.options.vif_kernelscale)));
     // scale 0's filter is the longest: its radius pads every buffer
     const pad = filters[0]!.length >> 1;
     this.state = {

@@ -3,7 +3,7 @@ import { FeatureCollector, Y4mReader, type Picture, type PictureFormat } from "@
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { floatVifDefinition, floatVifOptions, type FloatVifOptions } from "./float-vif-definition.ts";
 import { FloatVifCpu } from "./float-vif-cpu.ts";
-import { floatVifFilter, floatVifFilterSize } from "./float-vif-kernel.ts";
+import { vifFilter as floatVifFilter, vifFilterSize as floatVifFilterSize } from "@vq/core";
 import { log2fApprox } from "./float-log2.ts";
 
 const format = (width: number, height: number, bitDepth = 8): PictureFormat => ({ width, height, bitDepth, pixelFormat: "420" });

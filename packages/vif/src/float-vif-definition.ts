@@ -1,6 +1,5 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { defineOptions, isValidKernelScale, vifFilterSize, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
 import { DEFAULT_VIF_ENHN_GAIN_LIMIT } from "./definition.ts";
-import { floatVifFilterSize, isValidKernelScale } from "./float-vif-kernel.ts";
 import { prescaledSize, PRESCALE_METHODS, BILINEAR_MAX_WIDTH } from "./float-vif-prescale.ts";
 
 /** The options of libvmaf's `float_vif` extractor (float_vif.c), with types, defaults, ranges, flags and aliases. */
@@ -103,7 +102,7 @@ export function floatVifMinimumFits(width: number, height: number, kernelScale: 
   let w = width;
   let h = height;
   for (let scale = 0; scale < 4; scale++) {
-    const radius = floatVifFilterSize(scale, kernelScale) >> 1;
+    const radius = vifFilterSize(scale, kernelScale) >> 1;
     if (scale > 0) {
       // the blur before decimation reads the previous scale with this scale's filter
       if (w <= radius || h <= radius) return false;

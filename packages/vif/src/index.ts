@@ -29,7 +29,8 @@ export const vifFeature: GpuFeatureEntry<typeof vifDefinition.options.defs> = {
 export { floatVifDefinition, floatVifOptions, floatVifFeatureNames, FLOAT_VIF_FEATURES } from "./float-vif-definition.ts";
 export type { FloatVifOptions, FloatVifFeatureNames } from "./float-vif-definition.ts";
 export { FloatVifCpu, createFloatVifCpu } from "./float-vif-cpu.ts";
-export { floatVifFilter, floatVifFilterSize } from "./float-vif-kernel.ts";
+// libvmaf's vif_tools Gaussians live in @vq/core (SpEED uses them too).
+export { vifFilter as floatVifFilter, vifFilterSize as floatVifFilterSize } from "@vq/core";
 export { log2fApprox } from "./float-log2.ts";
 export { writeFloatVifScores } from "./float-vif-scores.ts";
 
