@@ -1,6 +1,6 @@
 import { VqError } from "./errors.ts";
 import { describeFormat, packedLayout, Picture, type PictureFormat, type PixelFormat } from "./picture.ts";
-import type { VideoReader } from "./video-reader.ts";
+import { FrameBufferPool, type VideoReader } from "./video-reader.ts";
 
 /** A rectangle as WebCodecs gives it. */
 export interface FrameRect {
@@ -73,19 +73,22 @@ export async function videoFrameReader(name: string, frames: AsyncIterable<Video
   const bps = format.bitDepth > 8 ? 2 : 1;
   let pending: VideoFrameLike | undefined = first.value;
   let index = 0;
+  // Word-padded like every Picture (the GPU path uploads whole 32-bit words); released pictures come back.
+  const pool = new FrameBufferPool(Math.ceil(byteLength / 4) * 4);
+  // What copyTo writes besides vq's planes: NV12's interleaved chroma, or an alpha plane. Made once.
+  let scratch: Uint8Array | undefined;
 
   async function toPicture(frame: VideoFrameLike): Promise<Picture> {
     const own = formatOf(name, index, frame);
     if (own.source !== source || own.format.width !== format.width || own.format.height !== format.height) {
       throw new VqError(`${name}: frame ${index} is ${own.source} ${describeFormat(own.format)}; frame 0 was ${source} ${describeFormat(format)}`);
     }
-    // Word-padded like every Picture (the GPU path uploads whole 32-bit words).
-    const buffer = new Uint8Array(Math.ceil(byteLength / 4) * 4);
+    const buffer = pool.take();
     const rect = frame.visibleRect ?? undefined;
     if (source === "NV12") {
       // Interleaved chroma: copy luma and the UV plane, then split UV into vq's two planes.
       const uv = planes[1]!;
-      const scratch = new Uint8Array(planes[0]!.stride * planes[0]!.height + uv.width * 2 * uv.height);
+      scratch ??= new Uint8Array(planes[0]!.stride * planes[0]!.height + uv.width * 2 * uv.height);
       await frame.copyTo(scratch, { rect, layout: [{ offset: 0, stride: planes[0]!.stride }, { offset: planes[0]!.stride * planes[0]!.height, stride: uv.width * 2 }] });
       buffer.set(scratch.subarray(0, uv.offset));
       const interleaved = scratch.subarray(uv.offset);
@@ -101,7 +104,7 @@ export async function videoFrameReader(name: string, frames: AsyncIterable<Video
       let target = buffer;
       if (planeCount === 4) {
         layout.push({ offset: byteLength, stride: format.width * bps });
-        target = new Uint8Array(byteLength + format.width * bps * format.height);
+        target = scratch ??= new Uint8Array(byteLength + format.width * bps * format.height);
       }
       await frame.copyTo(target, { rect, layout });
       if (target !== buffer) buffer.set(target.subarray(0, byteLength));
@@ -130,7 +133,9 @@ export async function videoFrameReader(name: string, frames: AsyncIterable<Video
         frame.close();
       }
     },
-    release() {},
+    release(picture) {
+      pool.give(picture.buffer);
+    },
     async close() {
       pending?.close();
       await (iterator as AsyncIterator<unknown>).return?.();
