@@ -70,7 +70,7 @@ export class CambiGpu implements GpuStage {
   private hist?: GPUBuffer;
   private planes?: GPUBuffer;
   private readonly owned: GPUBuffer[] = [];
-  private slotPasses = new WeakMap<GPUBuffer, SlotPasses>();
+  private slotPasses = new WeakMap<object, SlotPasses>();
   private readonly inFlight = new Map<number, GpuFrame>();
   private readonly replays: Promise<void>[] = [];
   private cpu?: CambiCpu;
@@ -293,7 +293,7 @@ export class CambiGpu implements GpuStage {
     const pipeline = computePipeline(device, CAMBI_KERNELS.frameCopy);
     const group = device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: [frame.ref, frame.dist, this.planes!, params, copied].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      entries: [frame.ref, frame.dist, { buffer: this.planes! }, { buffer: params }, { buffer: copied }].map((resource, binding) => ({ binding, resource })),
     });
     const encoder = device.createCommandEncoder({ label: `cambi replay ${index}` });
     const pass = encoder.beginComputePass({ label: "cambi frame copy" });
@@ -324,7 +324,7 @@ export class CambiGpu implements GpuStage {
     const known = this.slotPasses.get(frame.ref);
     if (known && known.results === results && known.resultOffset === resultOffset) return known;
     const resolve = (b: Dispatch["bindings"][number]): GPUBufferBinding | undefined =>
-      b === "ref" ? { buffer: frame.ref } : b === "dist" ? { buffer: frame.dist } : b === "results" ? { buffer: results, offset: resultOffset, size: RESULT_WORDS * 4 } : b;
+      b === "ref" ? frame.ref : b === "dist" ? frame.dist : b === "results" ? { buffer: results, offset: resultOffset, size: RESULT_WORDS * 4 } : b;
     const slot: SlotPasses = {
       results,
       resultOffset,

@@ -31,7 +31,7 @@ export class CiedeGpu implements GpuStage {
   private pipeline?: GPUComputePipeline;
   private planes?: GPUBuffer;
   private params?: GPUBuffer;
-  private bindGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
+  private bindGroups = new WeakMap<object, GPUBindGroup>();
   private device?: GPUDevice;
   private rows = 0;
   private pixels = 0;
@@ -69,8 +69,8 @@ export class CiedeGpu implements GpuStage {
       g = this.device!.createBindGroup({
         layout: this.pipeline!.getBindGroupLayout(0),
         entries: [
-          { binding: 0, resource: { buffer: frame.ref } },
-          { binding: 1, resource: { buffer: frame.dist } },
+          { binding: 0, resource: frame.ref },
+          { binding: 1, resource: frame.dist },
           { binding: 2, resource: { buffer: this.planes! } },
           { binding: 3, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } },
           { binding: 4, resource: { buffer: this.params! } },

@@ -8,6 +8,8 @@ export interface ByteSource {
   close(): Promise<void>;
   /** Total size when known up front (a regular file). */
   readonly size?: number;
+  /** Reads up to `into.length` bytes at `position` without moving the stream (regular files). */
+  readAt?(into: Uint8Array, position: number): Promise<number>;
 }
 
 export async function openFileSource(path: string): Promise<ByteSource> {
@@ -25,16 +27,18 @@ export async function openFileSource(path: string): Promise<ByteSource> {
     throw new VqError(`${path}: is a directory, not a video file`);
   }
   let open = true;
+  const pread = (into: Uint8Array, position: number | null) =>
+    new Promise<number>((resolve, reject) => {
+      if (!open) return resolve(0);
+      read(fd, into, 0, into.length, position, (err, bytesRead) => {
+        if (err) reject(new VqError(`${path}: ${describeOpenError(err)}`, { cause: err }));
+        else resolve(bytesRead);
+      });
+    });
   return {
     size: stat.isFile() ? stat.size : undefined,
-    read: (into) =>
-      new Promise<number>((resolve, reject) => {
-        if (!open) return resolve(0);
-        read(fd, into, 0, into.length, null, (err, bytesRead) => {
-          if (err) reject(new VqError(`${path}: ${describeOpenError(err)}`, { cause: err }));
-          else resolve(bytesRead);
-        });
-      }),
+    readAt: stat.isFile() ? (into, position) => pread(into, position) : undefined,
+    read: (into) => pread(into, null),
     close: async () => {
       if (open) {
         open = false;

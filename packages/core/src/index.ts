@@ -4,7 +4,8 @@ export type { PictureFormat, PixelFormat, Plane, PlaneLayout, Samples } from "./
 export { BufferedReader, openFileSource, streamSource } from "./byte-source.ts";
 export type { ByteSource } from "./byte-source.ts";
 export { FrameBufferPool } from "./video-reader.ts";
-export type { VideoReader } from "./video-reader.ts";
+export type { FrameFile, VideoReader } from "./video-reader.ts";
+export { positionalFrameFile } from "./frame-file.ts";
 export { Y4mReader, parseColourSpace, parseY4mHeader } from "./y4m-reader.ts";
 export { RawYuvReader } from "./yuv-reader.ts";
 export { OptionTable, defineOptions } from "./options.ts";
@@ -18,7 +19,7 @@ export { formatFixed, formatG, formatLibvmaf, formatRoundTrip, leadingFractionZe
 export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";
 export type { OutputOptions } from "./output/json.ts";
 export { CompositeBackend, CpuBackend, checkCompatible, scoreVideos } from "./scoring.ts";
-export type { ExtractionBackend, ScoreOptions, ScoreResult } from "./scoring.ts";
+export type { ExtractionBackend, FrameRead, ScoreOptions, ScoreResult } from "./scoring.ts";
 export { writeCsv, writeSub, writeXml } from "./output/text-formats.ts";
 export { ThreadedCpuBackend } from "./threaded-backend.ts";
 export type { ThreadedExtractor } from "./threaded-backend.ts";

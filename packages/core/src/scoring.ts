@@ -2,7 +2,7 @@ import { VqError } from "./errors.ts";
 import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
 import { describeFormat, type PictureFormat } from "./picture.ts";
-import type { VideoReader } from "./video-reader.ts";
+import type { FrameFile, VideoReader } from "./video-reader.ts";
 
 /** Runs a set of extractors on frames: on the CPU, or on the GPU with one upload per frame. */
 export interface ExtractionBackend {
@@ -10,9 +10,21 @@ export interface ExtractionBackend {
   init(format: PictureFormat): Promise<void>;
   /** Schedules one frame; resolves once the pictures may be reused. */
   extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void>;
+  /**
+   * Schedules one frame read straight from the files (no Picture): for backends that
+   * upload, so the bytes go from the file to the upload buffer in one copy. Resolves once
+   * the next frame may be scheduled; the reads may still be under way.
+   */
+  extractFromFiles?(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void>;
   /** Waits for every frame scheduled, then lets temporal extractors finish. */
   flush(collector: FeatureCollector): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Frame `index` of a frame file. */
+export interface FrameRead {
+  readonly file: FrameFile;
+  readonly index: number;
 }
 
 export class CpuBackend implements ExtractionBackend {
@@ -81,6 +93,9 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
   checkCompatible(ref, dist);
   const collector = new FeatureCollector();
   for (const name of options.featureOrder ?? []) collector.reserve(name);
+  const refFile = ref.frameFile;
+  const distFile = dist.frameFile;
+  if (backend.extractFromFiles && refFile && distFile) return scoreFrameFiles(ref.format, refFile, distFile, backend, collector, options);
   for (let i = 0; i < (options.skipRef ?? 0); i++) {
     const p = await ref.read();
     if (!p) throw new VqError(`${ref.name}: --frame_skip_ref ${options.skipRef} skips past the end (${i} frames)`);
@@ -123,6 +138,38 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
     await (failed ? backend.close().catch(() => {}) : backend.close());
   }
   return { collector, frames: index, format: ref.format };
+}
+
+/**
+ * scoreVideos for a backend that reads frames itself, by position: the frame count comes
+ * from the files, skips are offsets, and several frames' reads can be in flight at once.
+ */
+async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: FrameFile, backend: ExtractionBackend, collector: FeatureCollector, options: ScoreOptions): Promise<ScoreResult> {
+  const skipRef = options.skipRef ?? 0;
+  const skipDist = options.skipDist ?? 0;
+  if (skipRef > ref.frameCount) throw new VqError(`${ref.name}: --frame_skip_ref ${skipRef} skips past the end (${ref.frameCount} frames)`);
+  if (skipDist > dist.frameCount) throw new VqError(`${dist.name}: --frame_skip_dist ${skipDist} skips past the end (${dist.frameCount} frames)`);
+  const refFrames = ref.frameCount - skipRef;
+  const distFrames = dist.frameCount - skipDist;
+  const frames = Math.min(refFrames, distFrames, options.frameCount ?? Infinity);
+  if (frames === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
+  if (refFrames !== distFrames && (options.frameCount ?? Infinity) > frames) {
+    const [ended, other] = refFrames < distFrames ? [ref.name, dist.name] : [dist.name, ref.name];
+    options.onWarning?.(`${ended} ended before ${other}: scored the first ${frames} frames`);
+  }
+  let failed = true;
+  try {
+    await backend.init(format);
+    for (let index = 0; index < frames; index++) {
+      await backend.extractFromFiles!({ file: ref, index: skipRef + index }, { file: dist, index: skipDist + index }, index, collector);
+      options.onFrame?.(index + 1, collector);
+    }
+    await backend.flush(collector);
+    failed = false;
+  } finally {
+    await (failed ? backend.close().catch(() => {}) : backend.close());
+  }
+  return { collector, frames, format };
 }
 
 /**

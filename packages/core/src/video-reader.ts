@@ -11,6 +11,12 @@ export interface VideoReader {
   readonly frameCount?: number;
   /** The next picture, or null after the last one. */
   read(): Promise<Picture | null>;
+  /**
+   * Positional access to the frames' bytes, when the input is a regular file with a fixed
+   * frame layout: the GPU path reads frames straight into its upload buffers, several at
+   * once, with no Picture in between.
+   */
+  readonly frameFile?: FrameFile;
   /** Hands a picture's buffer back for reuse, so memory stays constant over any number of frames. */
   release(picture: Picture): void;
   close(): Promise<void>;
@@ -28,4 +34,18 @@ export class FrameBufferPool {
   give(buffer: Uint8Array): void {
     if (buffer.byteLength === this.byteLength && this.free.length < this.capacity) this.free.push(buffer);
   }
+}
+
+/** A file of equally sized frames whose bytes can be read at any frame, in any order. */
+export interface FrameFile {
+  readonly name: string;
+  readonly frameCount: number;
+  /** Sample bytes of one frame: every plane, packed (the Picture layout). */
+  readonly frameBytes: number;
+  /**
+   * Reads the first `into.length` bytes (at most frameBytes) of frame `index`'s samples.
+   * `markerRoom`: the 6 bytes before `into` in its buffer may be overwritten (Y4M reads its
+   * FRAME marker there in the same read, and checks it).
+   */
+  read(index: number, into: Uint8Array, markerRoom: boolean): Promise<void>;
 }

@@ -1,7 +1,8 @@
 import { BufferedReader, openFileSource, type ByteSource } from "./byte-source.ts";
 import { VqError } from "./errors.ts";
 import { alignUp, packedLayout, Picture, type PictureFormat, type PixelFormat, type PlaneLayout } from "./picture.ts";
-import { FrameBufferPool, type VideoReader } from "./video-reader.ts";
+import { positionalFrameFile } from "./frame-file.ts";
+import { FrameBufferPool, type FrameFile, type VideoReader } from "./video-reader.ts";
 
 interface ColourSpace {
   pixelFormat: PixelFormat;
@@ -106,6 +107,7 @@ export class Y4mReader implements VideoReader {
   /** From the file size, when every frame marker is a plain "FRAME\n" (the usual case). */
   readonly frameCount?: number;
   readonly frameRate?: { num: number; den: number };
+  readonly frameFile?: FrameFile;
   private readonly layouts: PlaneLayout[];
   private readonly frameBytes: number;
   private readonly pool: FrameBufferPool;
@@ -123,7 +125,11 @@ export class Y4mReader implements VideoReader {
     this.skip = new Uint8Array(header.extraBytesPerFrame);
     const size = input.source.size;
     const perFrame = 6 + byteLength + header.extraBytesPerFrame;
-    if (size !== undefined && (size - headerBytes) % perFrame === 0) this.frameCount = (size - headerBytes) / perFrame;
+    if (size !== undefined && (size - headerBytes) % perFrame === 0) {
+      const frameCount = (size - headerBytes) / perFrame;
+      this.frameCount = frameCount;
+      this.frameFile = positionalFrameFile(name, input.source, { firstFrameAt: headerBytes + 6, frameSpacing: perFrame, frameBytes: byteLength, frameCount, y4mMarkers: true });
+    }
   }
 
   static async open(path: string): Promise<Y4mReader> {

@@ -1,11 +1,13 @@
 import { BufferedReader, openFileSource, type ByteSource } from "./byte-source.ts";
 import { VqError } from "./errors.ts";
 import { alignUp, describeFormat, packedLayout, Picture, validateFormat, type PictureFormat, type PlaneLayout } from "./picture.ts";
-import { FrameBufferPool, type VideoReader } from "./video-reader.ts";
+import { positionalFrameFile } from "./frame-file.ts";
+import { FrameBufferPool, type FrameFile, type VideoReader } from "./video-reader.ts";
 
 /** Reads raw planar YUV (no header): the caller gives size, pixel format and bit depth. */
 export class RawYuvReader implements VideoReader {
   readonly frameCount?: number;
+  readonly frameFile?: FrameFile;
   private readonly layouts: PlaneLayout[];
   private readonly frameBytes: number;
   private readonly pool: FrameBufferPool;
@@ -23,6 +25,7 @@ export class RawYuvReader implements VideoReader {
         );
       }
       this.frameCount = size / byteLength;
+      this.frameFile = positionalFrameFile(name, input.source, { firstFrameAt: 0, frameSpacing: byteLength, frameBytes: byteLength, frameCount: this.frameCount, y4mMarkers: false });
     }
   }
 

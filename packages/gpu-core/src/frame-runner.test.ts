@@ -1,5 +1,9 @@
 import { expect, test } from "bun:test";
-import { FeatureCollector, Picture, type PictureFormat } from "@vq/core";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FeatureCollector, Picture, scoreVideos, VqError, Y4mReader, type PictureFormat, type VideoReader } from "@vq/core";
+import { GpuBackend } from "./gpu-backend.ts";
 import { GpuFrameRunner, type FrameInputs, type GpuStage } from "./frame-runner.ts";
 import { computePipeline } from "./pipeline-cache.ts";
 import { gpuForTests } from "./testing.ts";
@@ -26,7 +30,7 @@ function echoStage(inputs: FrameInputs | undefined, words: number, seen: Uint32A
     encode(encoder, passes, frame, results, offset) {
       const group = gpu!.device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
-        entries: [frame.ref, frame.dist].map((buffer, binding) => ({ binding, resource: { buffer } })).concat([{ binding: 2, resource: { buffer: results, offset, size: 8 * words } } as never]),
+        entries: [frame.ref, frame.dist].map((resource, binding) => ({ binding, resource })).concat([{ binding: 2, resource: { buffer: results, offset, size: 8 * words } } as never]),
       });
       const pass = passes.beginComputePass("echo");
       pass.setPipeline(pipeline);
@@ -56,7 +60,7 @@ test.skipIf(!gpu)("uploads only what the stages read: luma, the whole frame, or 
     await runner.init(format);
     await runner.submit({ ref, dist }, 0, new FeatureCollector());
     await runner.flush(new FeatureCollector());
-    runner.close();
+    await runner.close();
     const out = seen[0]![0]!;
     return { ref: out.subarray(0, words), dist: out.subarray(words) };
   };
@@ -76,3 +80,74 @@ test.skipIf(!gpu)("uploads only what the stages read: luma, the whole frame, or 
   expect([...got.ref]).toEqual([...asWords(ref)]);
   expect([...got.dist]).toEqual([...asWords(dist)]);
 });
+
+/** A Y4M file of `frames` 16x8 4:2:0 frames, every byte a function of its frame and place. */
+function y4mFile(frames: number, corruptMarkerOf?: number): { path: string; frameBytes: (i: number) => Uint8Array } {
+  const format: PictureFormat = { width: 16, height: 8, bitDepth: 8, pixelFormat: "420" };
+  const size = 16 * 8 + 2 * 8 * 4;
+  const frameBytes = (i: number) => Uint8Array.from({ length: size }, (_, j) => (i * 31 + j * 7 + 3) & 255);
+  const parts: Uint8Array[] = [new TextEncoder().encode(`YUV4MPEG2 W${format.width} H${format.height} F25:1 C420jpeg\n`)];
+  for (let i = 0; i < frames; i++) parts.push(new TextEncoder().encode(i === corruptMarkerOf ? "FRAMX\n" : "FRAME\n"), frameBytes(i));
+  const path = join(mkdtempSync(join(tmpdir(), "vq-runner-")), "in.y4m");
+  writeFileSync(path, Buffer.concat(parts));
+  return { path, frameBytes };
+}
+
+/** Echoes every word of both uploaded frames, per frame, into `seen` (index → words). */
+function batchEchoStage(words: number, seen: Map<number, Uint32Array>, temporal = false): GpuStage {
+  const stage = echoStage(undefined, words, []);
+  return { ...stage, temporal, collect: (w, index) => void seen.set(index, w.slice()) };
+}
+
+test.skipIf(!gpu)("batches of any size, from pictures or straight from the files, give every frame its own words, in order", async () => {
+  const frames = 7;
+  const { path, frameBytes } = y4mFile(frames);
+  const words = (16 * 8 + 2 * 32) / 4;
+  const expected = (i: number) => {
+    const w = new Uint32Array(2 * words);
+    w.set(new Uint32Array(frameBytes(i).buffer), 0);
+    w.set(new Uint32Array(frameBytes(i).buffer), words);
+    return [...w];
+  };
+  for (const batchFrames of [1, 3, 8]) {
+    for (const direct of [false, true]) {
+      const seen = new Map<number, Uint32Array>();
+      const backend = new GpuBackend(gpu!, [batchEchoStage(words, seen)], { batchFrames });
+      const [ref, dist] = [await Y4mReader.open(path), await Y4mReader.open(path)];
+      // Without frameFile the readers hand pictures to the runner instead.
+      const readers = direct ? [ref, dist] : [withoutFrameFile(ref), withoutFrameFile(dist)];
+      const result = await scoreVideos(readers[0]!, readers[1]!, backend);
+      expect(result.frames).toBe(frames);
+      expect(backend.runner.batchFrames).toBe(batchFrames);
+      expect([...seen.keys()]).toEqual([...Array(frames).keys()]);
+      for (let i = 0; i < frames; i++) expect([...seen.get(i)!]).toEqual(expected(i));
+      await ref.close();
+      await dist.close();
+    }
+  }
+});
+
+test.skipIf(!gpu)("with --subsample, stages that are not temporal see only every n-th frame of a batch", async () => {
+  const { path } = y4mFile(7);
+  const words = (16 * 8 + 2 * 32) / 4;
+  const plain = new Map<number, Uint32Array>();
+  const temporal = new Map<number, Uint32Array>();
+  const backend = new GpuBackend(gpu!, [batchEchoStage(words, plain), batchEchoStage(words, temporal, true)], { batchFrames: 4, subsample: 3 });
+  await scoreVideos(await Y4mReader.open(path), await Y4mReader.open(path), backend);
+  expect([...plain.keys()]).toEqual([0, 3, 6]);
+  expect([...temporal.keys()]).toEqual([0, 1, 2, 3, 4, 5, 6]);
+});
+
+test.skipIf(!gpu)("a damaged FRAME marker read straight into the upload buffer is an error naming the file, frame and byte", async () => {
+  const { path } = y4mFile(5, 3);
+  const backend = new GpuBackend(gpu!, [batchEchoStage(4, new Map())], { batchFrames: 2 });
+  const ref = await Y4mReader.open(path);
+  expect(ref.frameFile).toBeDefined();
+  const err = await scoreVideos(ref, await Y4mReader.open(path), backend).catch((e) => e);
+  expect(err).toBeInstanceOf(VqError);
+  expect(err.message).toMatch(new RegExp(`${path.replace(/[/.]/g, "\\$&")}: frame 3: expected a FRAME marker at byte \\d+, found "FRAMX\\?"`));
+});
+
+function withoutFrameFile(reader: VideoReader): VideoReader {
+  return { name: reader.name, format: reader.format, frameCount: reader.frameCount, read: () => reader.read(), release: (p) => reader.release(p), close: () => reader.close() };
+}

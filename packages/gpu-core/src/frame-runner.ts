@@ -1,12 +1,40 @@
-import { alignUp, type FeatureCollector, type FeatureEntry, type OptionDef, type PictureFormat, type PicturePair, type PlaneLayout, VqError, packedLayout } from "@vq/core";
+import { alignUp, type FeatureCollector, type FeatureEntry, type FrameRead, type OptionDef, type PictureFormat, type PicturePair, type PlaneLayout, VqError, packedLayout } from "@vq/core";
 import type { GpuContext } from "./device.ts";
 
-/** A frame pair on the GPU: the reference and distorted frame buffers, uploaded once. */
+/** A frame pair on the GPU: views of the reference and distorted frames, uploaded once. */
 export interface GpuFrame {
   readonly index: number;
-  /** Raw frame bytes (Y4M layout) as 32-bit words: 8-bit samples stay packed 4 to a word. */
+  /**
+   * Raw frame bytes (Y4M layout) as 32-bit words: 8-bit samples stay packed 4 to a word.
+   * A view into the batch's buffer (its offset a multiple of 256); bind it as it is. The
+   * object is the same for every frame that lands at this place of the ring, so stages
+   * may key bind-group caches on it.
+   */
+  readonly ref: GPUBufferBinding;
+  readonly dist: GPUBufferBinding;
+  readonly format: PictureFormat;
+  readonly planes: readonly PlaneLayout[];
+}
+
+/**
+ * Consecutive frames of one submission, back to back in one buffer per side: frame
+ * `first + f` (f < count) starts at byte `(base + f) * refStride` of `ref` and
+ * `(base + f) * distStride` of `dist`. Batched kernels take the frame from the workgroup's
+ * z and reach the frame's bytes with the stride; `base` is 0 except when subsampling hands
+ * a stage single frames.
+ */
+export interface GpuFrameBatch {
+  /** Index (in the video) of the batch's first frame. */
+  readonly first: number;
+  readonly count: number;
+  readonly base: number;
   readonly ref: GPUBuffer;
   readonly dist: GPUBuffer;
+  /** Bytes between frames, multiples of 256. */
+  readonly refStride: number;
+  readonly distStride: number;
+  /** Per-frame views of the batch, `frames[f]` for frame `first + f`. */
+  readonly frames: readonly GpuFrame[];
   readonly format: PictureFormat;
   readonly planes: readonly PlaneLayout[];
 }
@@ -43,29 +71,49 @@ export interface GpuStage {
   readonly resultWords: number;
   /** What it reads of the frame pair (default: every plane of both). Unread planes are not uploaded. */
   readonly inputs?: FrameInputs;
-  init(gpu: GpuContext, format: PictureFormat): void | Promise<void>;
+  /** `maxBatch`: the most frames an `encodeBatch` call will get (size per-frame buffers by it). */
+  init(gpu: GpuContext, format: PictureFormat, maxBatch: number): void | Promise<void>;
   /** Records this frame's work. `results` is bound from `resultOffset` (bytes) on. */
-  encode(encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void;
+  encode?(encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void;
+  /**
+   * Records the work of every frame of a batch in one set of dispatches (workgroup z = frame),
+   * which costs what one frame's dispatches cost on the host and fills the GPU at small
+   * scales. Frame f's result words go to `resultOffset + f * resultStride` (bytes). Stages
+   * without it get `encode` once per frame.
+   */
+  encodeBatch?(encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void;
   /** Turns this frame's result words into scores. */
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void;
   flush?(collector: FeatureCollector): void | Promise<void>;
   close?(): void;
 }
 
+/** One batch's place in the ring: its upload, frame and result buffers. */
 interface Slot {
+  /** The batch's frames back to back, one buffer per side. */
   ref: GPUBuffer;
   dist: GPUBuffer;
+  /** Stable per-frame views of ref/dist; `index` is rewritten for each batch. */
+  frames: { index: number; ref: GPUBufferBinding; dist: GPUBufferBinding; format: PictureFormat; planes: readonly PlaneLayout[] }[];
   staging: GPUBuffer;
   stagingReady: Promise<void>;
+  /** The staging buffer's mapped bytes while the batch is being filled. */
+  mapped?: Uint8Array;
   results: GPUBuffer;
   readback: GPUBuffer;
-  /** Settles once this slot's last frame has been collected. */
+  /** Settles once this slot's last batch has been collected. */
   done: Promise<void>;
+  first: number;
+  count: number;
+  /** Reads straight into `mapped` still under way. */
+  reads: Promise<void>[];
 }
 
 export interface FrameRunnerOptions {
-  /** Frames in flight: frame N+1 is uploaded while frame N computes. */
+  /** Batches in flight: batch N+1 is read and uploaded while batch N computes. */
   depth?: number;
+  /** Frames per batch (one submit, one readback); by default as many as fit BATCH_UPLOAD_BYTES, at most 8. */
+  batchFrames?: number;
   /** Record GPU timestamps per pass. */
   profile?: boolean;
   /** libvmaf's --subsample: stages that are not temporal skip frames not a multiple of it. */
@@ -73,123 +121,206 @@ export interface FrameRunnerOptions {
 }
 
 const STORAGE_ALIGN = 256;
+/** Room before each frame in the staging buffer: a Y4M frame's marker is read there with it. */
+const MARKER_ROOM = 8;
+/** Upload bytes a batch may take (staging and device copies each): 8 frames of 1080p luma pairs, 3 of 4K. */
+const BATCH_UPLOAD_BYTES = 64 << 20;
+const MAX_BATCH = 8;
+const MAX_PROFILED_PASSES = 512;
 
 /**
- * Drives GPU stages over a stream of frames: one upload per frame shared by every stage
- * (through a ring of mapped staging buffers, which Dawn copies much faster than
- * writeBuffer), one submit and one readback per frame, and no CPU wait between kernels.
+ * Drives GPU stages over a stream of frames, in batches of consecutive frames: one upload
+ * per frame shared by every stage (read straight from the file into a ring of mapped
+ * staging buffers when the input allows, which Dawn copies much faster than
+ * writeBuffer), one submit and one readback per batch, no CPU wait between kernels, and
+ * stages that record one set of dispatches for the whole batch.
  */
 export class GpuFrameRunner {
   private readonly slots: Slot[] = [];
   private readonly offsets: number[] = [];
+  /** Bytes between consecutive frames' result words, per stage (multiples of 256). */
+  private readonly resultStrides: number[] = [];
   private resultBytes = 0;
-  private bufferBytes = 0;
-  /** Bytes uploaded per frame from each side: 0, its luma (word-aligned) or the whole frame. */
-  private refBytes = 0;
-  private distBytes = 0;
+  /** Bytes read per frame from each side: 0, its luma or the whole frame; uploaded word-aligned. */
+  private refRead = 0;
+  private distRead = 0;
+  private refStride = 0;
+  private distStride = 0;
+  private hostStride = 0;
   private planes: PlaneLayout[] = [];
-  private tail: Promise<void> = Promise.resolve();
+  private maxBatch = 1;
+  private current?: Slot;
+  private nextSlot = 0;
+  /** Submissions and collections happen in batch order, each on its own chain. */
+  private submitTail: Promise<unknown> = Promise.resolve();
+  private collectTail: Promise<void> = Promise.resolve();
+  private readonly pendingReads = new Set<Promise<unknown>>();
   private failure: unknown;
   private querySet?: GPUQuerySet;
   private queryBuffer?: GPUBuffer;
-  private passLabels: string[] = [];
-  private readonly maxPasses = 64;
   /** Summed GPU time per pass label, in nanoseconds (when profiling). */
   readonly gpuTimeNs = new Map<string, number>();
   private format?: PictureFormat;
 
   constructor(private readonly gpu: GpuContext, private readonly stages: readonly GpuStage[], private readonly options: FrameRunnerOptions = {}) {}
 
+  /** Frames per batch, once initialised. */
+  get batchFrames(): number {
+    return this.maxBatch;
+  }
+
   async init(format: PictureFormat): Promise<void> {
     this.format = format;
     const { planes, byteLength } = packedLayout(format);
     this.planes = planes;
-    this.bufferBytes = alignUp(byteLength, 4);
+    const frameWords = alignUp(byteLength, 4);
     // The PCIe copy is most of the host's cost per frame (1080p: luma is 2/3 of a 4:2:0 frame).
-    const lumaBytes = Math.min(this.bufferBytes, alignUp(planes[0]!.stride * planes[0]!.height * (format.bitDepth > 8 ? 2 : 1), 4));
+    const lumaBytes = Math.min(byteLength, planes[0]!.stride * planes[0]!.height * (format.bitDepth > 8 ? 2 : 1));
     const widest = (side: keyof FrameInputs): FrameSideInput => {
       const wanted = this.stages.map((s) => (s.inputs ?? ALL_INPUTS)[side]);
       return wanted.includes("all") ? "all" : wanted.includes("luma") ? "luma" : "none";
     };
-    const bytes = (input: FrameSideInput) => (input === "all" ? this.bufferBytes : input === "luma" ? lumaBytes : 0);
-    this.refBytes = bytes(widest("reference"));
-    this.distBytes = bytes(widest("distorted"));
+    const bytes = (input: FrameSideInput) => (input === "all" ? byteLength : input === "luma" ? lumaBytes : 0);
+    this.refRead = bytes(widest("reference"));
+    this.distRead = bytes(widest("distorted"));
+    // A side nothing reads still gets a (tiny) buffer: kernels may bind it.
+    this.refStride = this.refRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
+    this.distStride = this.distRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
+    this.hostStride = MARKER_ROOM + alignUp(this.refRead, 4) + MARKER_ROOM + alignUp(this.distRead, 4);
+    const upload = Math.max(1, this.refRead + this.distRead);
+    this.maxBatch = Math.max(1, Math.floor(this.options.batchFrames ?? Math.min(MAX_BATCH, BATCH_UPLOAD_BYTES / upload)));
+    const batch = this.maxBatch;
     for (const s of this.stages) {
+      const stride = alignUp(Math.max(4, s.resultWords * 4), STORAGE_ALIGN);
       this.offsets.push(this.resultBytes);
-      this.resultBytes += alignUp(Math.max(4, s.resultWords * 4), STORAGE_ALIGN);
-      await s.init(this.gpu, format);
+      this.resultStrides.push(stride);
+      this.resultBytes += stride * batch;
     }
+    await Promise.all(this.stages.map((s) => s.init(this.gpu, format, batch)));
     const { device } = this.gpu;
     const profile = this.options.profile && this.gpu.hasTimestamps;
     if (profile) {
-      this.querySet = device.createQuerySet({ type: "timestamp", count: this.maxPasses * 2 });
-      this.queryBuffer = device.createBuffer({ size: this.maxPasses * 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+      this.querySet = device.createQuerySet({ type: "timestamp", count: MAX_PROFILED_PASSES * 2 });
+      this.queryBuffer = device.createBuffer({ size: MAX_PROFILED_PASSES * 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
     }
-    const readbackBytes = this.resultBytes + (profile ? this.maxPasses * 16 : 0);
+    const readbackBytes = this.resultBytes + (profile ? MAX_PROFILED_PASSES * 16 : 0);
     const depth = Math.max(1, this.options.depth ?? 3);
     for (let i = 0; i < depth; i++) {
-      const staging = device.createBuffer({ label: "vq upload staging", size: Math.max(4, this.refBytes + this.distBytes), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+      const ref = device.createBuffer({ label: "vq ref frames", size: this.refStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      const dist = device.createBuffer({ label: "vq dist frames", size: this.distStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
       this.slots.push({
-        ref: device.createBuffer({ label: "vq ref frame", size: this.bufferBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
-        dist: device.createBuffer({ label: "vq dist frame", size: this.bufferBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }),
-        staging,
+        ref,
+        dist,
+        frames: Array.from({ length: batch }, (_, f) => ({
+          index: -1,
+          ref: { buffer: ref, offset: f * this.refStride, size: this.refStride },
+          dist: { buffer: dist, offset: f * this.distStride, size: this.distStride },
+          format,
+          planes,
+        })),
+        staging: device.createBuffer({ label: "vq upload staging", size: Math.max(16, this.hostStride * batch), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
         stagingReady: Promise.resolve(),
         results: device.createBuffer({ label: "vq results", size: this.resultBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST }),
         readback: device.createBuffer({ label: "vq readback", size: readbackBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
         done: Promise.resolve(),
+        first: 0,
+        count: 0,
+        reads: [],
       });
     }
   }
 
+  private refAt(f: number): number {
+    return f * this.hostStride + MARKER_ROOM;
+  }
+
+  private distAt(f: number): number {
+    return this.refAt(f) + alignUp(this.refRead, 4) + MARKER_ROOM;
+  }
+
   /**
-   * Uploads and schedules one frame. Resolves once the pictures have been copied (the
-   * caller may reuse them); scores reach `collector` in frame order, by `flush` at latest.
+   * Copies one frame pair into the current batch. Resolves once the pictures have been
+   * copied (the caller may reuse them); scores reach `collector` in frame order, by
+   * `flush` at latest.
    */
   async submit(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+    const slot = await this.slotFor(index);
+    const f = slot.count++;
+    slot.mapped!.set(pair.ref.buffer.subarray(0, this.refRead), this.refAt(f));
+    slot.mapped!.set(pair.dist.buffer.subarray(0, this.distRead), this.distAt(f));
+    if (slot.count === this.maxBatch) this.dispatch(slot, collector);
+  }
+
+  /**
+   * Reads one frame pair from its files straight into the current batch's staging buffer.
+   * Resolves once the reads have started: several frames' reads run at once.
+   */
+  async submitFromFiles(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void> {
+    const slot = await this.slotFor(index);
+    const f = slot.count++;
+    const mapped = slot.mapped!;
+    const reads = [];
+    if (this.refRead) reads.push(ref.file.read(ref.index, mapped.subarray(this.refAt(f), this.refAt(f) + this.refRead), true));
+    if (this.distRead) reads.push(dist.file.read(dist.index, mapped.subarray(this.distAt(f), this.distAt(f) + this.distRead), true));
+    for (const r of reads) {
+      // Tracked until settled: the staging buffer must outlive every read into it.
+      this.pendingReads.add(r);
+      r.then(
+        () => this.pendingReads.delete(r),
+        () => this.pendingReads.delete(r),
+      );
+      slot.reads.push(r);
+    }
+    if (slot.count === this.maxBatch) this.dispatch(slot, collector);
+  }
+
+  /** The batch that frame `index` joins: the current one, or the next slot once it is free. */
+  private async slotFor(index: number): Promise<Slot> {
     if (!this.format) throw new Error("GpuFrameRunner.submit before init");
     this.throwIfFailed();
-    const slot = this.slots[index % this.slots.length]!;
+    const open = this.current;
+    if (open && open.count < this.maxBatch) {
+      if (index !== open.first + open.count) throw new Error(`GpuFrameRunner: frame ${index} after frame ${open.first + open.count - 1}: frames must come in order`);
+      return open;
+    }
+    const slot = this.slots[this.nextSlot++ % this.slots.length]!;
     await slot.done;
     await slot.stagingReady;
     this.throwIfFailed();
     this.gpu.assertHealthy();
-    const mapped = new Uint8Array(slot.staging.getMappedRange());
-    mapped.set(pair.ref.buffer.subarray(0, this.refBytes), 0);
-    mapped.set(pair.dist.buffer.subarray(0, this.distBytes), this.refBytes);
-    slot.staging.unmap();
+    slot.mapped = new Uint8Array(slot.staging.getMappedRange());
+    slot.first = index;
+    slot.count = 0;
+    slot.reads = [];
+    this.current = slot;
+    return slot;
+  }
 
-    const { device } = this.gpu;
-    const encoder = device.createCommandEncoder({ label: `vq frame ${index}` });
-    if (this.refBytes) encoder.copyBufferToBuffer(slot.staging, 0, slot.ref, 0, this.refBytes);
-    if (this.distBytes) encoder.copyBufferToBuffer(slot.staging, this.refBytes, slot.dist, 0, this.distBytes);
-    encoder.clearBuffer(slot.results);
-    const frame: GpuFrame = { index, ref: slot.ref, dist: slot.dist, format: this.format, planes: this.planes };
-    this.passLabels = [];
-    const passes: PassRecorder = { beginComputePass: (label) => this.beginPass(encoder, label) };
-    const subsample = this.options.subsample ?? 1;
-    const active = this.stages.map((s) => subsample <= 1 || index % subsample === 0 || s.temporal === true);
-    this.stages.forEach((s, i) => active[i] && s.encode(encoder, passes, frame, slot.results, this.offsets[i]!));
-    encoder.copyBufferToBuffer(slot.results, 0, slot.readback, 0, this.resultBytes);
-    const labels = this.passLabels;
-    if (this.querySet && this.queryBuffer && labels.length) {
-      encoder.resolveQuerySet(this.querySet, 0, labels.length * 2, this.queryBuffer, 0);
-      encoder.copyBufferToBuffer(this.queryBuffer, 0, slot.readback, this.resultBytes, labels.length * 16);
-    }
-    device.queue.submit([encoder.finish()]);
-    slot.stagingReady = slot.staging.mapAsync(GPUMapMode.WRITE);
-    const mappedForRead = slot.readback.mapAsync(GPUMapMode.READ);
-    // Collect in frame order, whatever order the maps settle in.
-    this.tail = slot.done = this.tail
-      .then(() => mappedForRead)
-      .then(() => {
+  /** Sends a filled batch: once its reads are in, it is encoded and submitted, then collected, in batch order. */
+  private dispatch(slot: Slot, collector: FeatureCollector): void {
+    this.current = undefined;
+    const reads = slot.reads;
+    slot.reads = [];
+    const submitted = this.submitTail.then(async () => {
+      for (const r of await Promise.allSettled(reads)) if (r.status === "rejected") throw r.reason;
+      this.throwIfFailed();
+      return this.encodeAndSubmit(slot);
+    });
+    this.submitTail = submitted.catch(() => {});
+    this.collectTail = slot.done = this.collectTail
+      .then(() => submitted)
+      .then(async ({ mappedForRead, active, labels, first, count }) => {
+        await mappedForRead;
         // Read straight from the mapped range (no copy), then hand the buffer back.
         const words = new Uint32Array(slot.readback.getMappedRange());
         try {
-          this.stages.forEach((s, i) => {
-            if (!active[i]) return;
-            const at = this.offsets[i]! / 4;
-            s.collect(words.subarray(at, at + s.resultWords), index, collector);
-          });
+          for (let f = 0; f < count; f++) {
+            this.stages.forEach((s, i) => {
+              if (!active(s, first + f)) return;
+              const at = (this.offsets[i]! + f * this.resultStrides[i]!) / 4;
+              s.collect(words.subarray(at, at + s.resultWords), first + f, collector);
+            });
+          }
           if (labels.length) this.addTimes(words, labels);
         } finally {
           slot.readback.unmap();
@@ -198,15 +329,68 @@ export class GpuFrameRunner {
       .catch((e) => {
         this.failure ??= e;
       });
+  }
+
+  private encodeAndSubmit(slot: Slot) {
+    const { first, count } = slot;
+    this.gpu.assertHealthy();
+    slot.staging.unmap();
+    slot.mapped = undefined;
+    const { device } = this.gpu;
+    const encoder = device.createCommandEncoder({ label: `vq frames ${first}-${first + count - 1}` });
+    for (let f = 0; f < count; f++) {
+      if (this.refRead) encoder.copyBufferToBuffer(slot.staging, this.refAt(f), slot.ref, f * this.refStride, alignUp(this.refRead, 4));
+      if (this.distRead) encoder.copyBufferToBuffer(slot.staging, this.distAt(f), slot.dist, f * this.distStride, alignUp(this.distRead, 4));
+      slot.frames[f]!.index = first + f;
+    }
+    encoder.clearBuffer(slot.results);
+    const labels: string[] = [];
+    const passes: PassRecorder = { beginComputePass: (label) => this.beginPass(encoder, labels, label) };
+    const subsample = this.options.subsample ?? 1;
+    const active = (s: GpuStage, index: number) => subsample <= 1 || index % subsample === 0 || s.temporal === true;
+    const batchOf = (base: number, n: number): GpuFrameBatch => ({
+      first: first + base,
+      count: n,
+      base,
+      ref: slot.ref,
+      dist: slot.dist,
+      refStride: this.refStride,
+      distStride: this.distStride,
+      frames: slot.frames.slice(base, base + n),
+      format: this.format!,
+      planes: this.planes,
+    });
+    this.stages.forEach((s, i) => {
+      const offset = this.offsets[i]!;
+      const stride = this.resultStrides[i]!;
+      const everyFrame = subsample <= 1 || s.temporal === true;
+      if (s.encodeBatch && everyFrame) {
+        s.encodeBatch(encoder, passes, batchOf(0, count), slot.results, offset, stride);
+        return;
+      }
+      for (let f = 0; f < count; f++) {
+        if (!active(s, first + f)) continue;
+        if (s.encodeBatch) s.encodeBatch(encoder, passes, batchOf(f, 1), slot.results, offset + f * stride, stride);
+        else s.encode!(encoder, passes, slot.frames[f]!, slot.results, offset + f * stride);
+      }
+    });
+    encoder.copyBufferToBuffer(slot.results, 0, slot.readback, 0, this.resultBytes);
+    if (this.querySet && this.queryBuffer && labels.length) {
+      encoder.resolveQuerySet(this.querySet, 0, labels.length * 2, this.queryBuffer, 0);
+      encoder.copyBufferToBuffer(this.queryBuffer, 0, slot.readback, this.resultBytes, labels.length * 16);
+    }
+    device.queue.submit([encoder.finish()]);
+    slot.stagingReady = slot.staging.mapAsync(GPUMapMode.WRITE);
     slot.stagingReady.catch((e) => {
       this.failure ??= e;
     });
+    return { mappedForRead: slot.readback.mapAsync(GPUMapMode.READ), active, labels, first, count };
   }
 
-  private beginPass(encoder: GPUCommandEncoder, label: string): GPUComputePassEncoder {
-    if (!this.querySet || this.passLabels.length >= this.maxPasses) return encoder.beginComputePass({ label });
-    const i = this.passLabels.length;
-    this.passLabels.push(label);
+  private beginPass(encoder: GPUCommandEncoder, labels: string[], label: string): GPUComputePassEncoder {
+    if (!this.querySet || labels.length >= MAX_PROFILED_PASSES) return encoder.beginComputePass({ label });
+    const i = labels.length;
+    labels.push(label);
     return encoder.beginComputePass({
       label,
       timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
@@ -227,17 +411,21 @@ export class GpuFrameRunner {
     if (this.failure) throw toVqError(this.failure);
   }
 
-  /** Waits for every frame in flight, then lets temporal stages write their last scores. */
+  /** Sends the last, partial batch, waits for every frame in flight, then lets temporal stages write their last scores. */
   async flush(collector: FeatureCollector): Promise<void> {
-    await this.tail;
+    if (this.current && this.current.count > 0) this.dispatch(this.current, collector);
+    await this.collectTail;
     this.throwIfFailed();
     for (const s of this.stages) await s.flush?.(collector);
   }
 
-  close(): void {
+  /** Frees every buffer, once no read into a staging buffer is under way. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.pendingReads]);
     for (const s of this.stages) s.close?.();
     for (const slot of this.slots) for (const b of [slot.ref, slot.dist, slot.staging, slot.results, slot.readback]) b.destroy();
     this.slots.length = 0;
+    this.current = undefined;
     this.querySet?.destroy();
     this.queryBuffer?.destroy();
   }

@@ -1,4 +1,4 @@
-import type { ExtractionBackend, FeatureCollector, PictureFormat, PicturePair } from "@vq/core";
+import type { ExtractionBackend, FeatureCollector, FrameRead, PictureFormat, PicturePair } from "@vq/core";
 import type { GpuContext } from "./device.ts";
 import { GpuFrameRunner, type FrameRunnerOptions, type GpuStage } from "./frame-runner.ts";
 
@@ -19,11 +19,15 @@ export class GpuBackend implements ExtractionBackend {
     return this.runner.submit(pair, index, collector);
   }
 
+  extractFromFiles(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void> {
+    return this.runner.submitFromFiles(ref, dist, index, collector);
+  }
+
   flush(collector: FeatureCollector): Promise<void> {
     return this.runner.flush(collector);
   }
 
-  async close(): Promise<void> {
-    this.runner.close();
+  close(): Promise<void> {
+    return this.runner.close();
   }
 }

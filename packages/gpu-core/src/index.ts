@@ -5,6 +5,6 @@ export type { KernelSpec } from "./pipeline-cache.ts";
 export { BufferPool } from "./buffer-pool.ts";
 export { GpuFrameRunner } from "./frame-runner.ts";
 export { LUMA_INPUTS } from "./frame-runner.ts";
-export type { FrameInputs, FrameSideInput, GpuFeatureEntry, GpuFrame, GpuStage, PassRecorder, FrameRunnerOptions } from "./frame-runner.ts";
+export type { FrameInputs, FrameSideInput, GpuFeatureEntry, GpuFrame, GpuFrameBatch, GpuStage, PassRecorder, FrameRunnerOptions } from "./frame-runner.ts";
 export { planeUniforms } from "./plane-uniforms.ts";
 export { GpuBackend } from "./gpu-backend.ts";

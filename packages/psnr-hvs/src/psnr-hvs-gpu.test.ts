@@ -82,7 +82,7 @@ describe("psnr_hvs on the GPU", async () => {
       const layout = psnrHvsGpuLayout(format);
       const readback = device.createBuffer({ size: layout.terms * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
       const encoder = device.createCommandEncoder();
-      stage.encode(encoder, { beginComputePass: (label) => encoder.beginComputePass({ label }) }, { index: 0, ref: frame(ref), dist: frame(dist), format, planes }, results, 0);
+      stage.encode(encoder, { beginComputePass: (label) => encoder.beginComputePass({ label }) }, { index: 0, ref: { buffer: frame(ref) }, dist: { buffer: frame(dist) }, format, planes }, results, 0);
       encoder.copyBufferToBuffer(stage.termsBuffer!, 0, readback, 0, layout.terms * 4);
       device.queue.submit([encoder.finish()]);
       await readback.mapAsync(GPUMapMode.READ);

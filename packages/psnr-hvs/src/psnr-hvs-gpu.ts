@@ -41,8 +41,8 @@ export class PsnrHvsGpu implements GpuStage {
   private params?: GPUBuffer;
   private terms?: GPUBuffer;
   private records?: GPUBuffer;
-  private termsGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
-  private sumGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
+  private termsGroups = new WeakMap<object, GPUBindGroup>();
+  private sumGroups = new WeakMap<object, GPUBindGroup>();
 
   /** `jumpGroups: false` sums every term one by one (the plain sequential sum), for tests and measurements. */
   constructor(
@@ -102,8 +102,8 @@ export class PsnrHvsGpu implements GpuStage {
       g = this.device!.createBindGroup({
         layout: this.termsPipeline!.getBindGroupLayout(0),
         entries: [
-          { binding: 0, resource: { buffer: frame.ref } },
-          { binding: 1, resource: { buffer: frame.dist } },
+          { binding: 0, resource: frame.ref },
+          { binding: 1, resource: frame.dist },
           { binding: 2, resource: { buffer: this.planes! } },
           { binding: 3, resource: { buffer: this.params! } },
           { binding: 4, resource: { buffer: this.terms! } },

@@ -21,7 +21,7 @@ export class PsnrGpu implements GpuStage {
   private scorer?: PsnrScorer;
   private pipeline?: GPUComputePipeline;
   private uniforms?: GPUBuffer;
-  private bindGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
+  private bindGroups = new WeakMap<object, GPUBindGroup>();
   private device?: GPUDevice;
   private rows = 0;
   private readonly sse = new Uint64Sum();
@@ -57,8 +57,8 @@ export class PsnrGpu implements GpuStage {
       g = this.device!.createBindGroup({
         layout: this.pipeline!.getBindGroupLayout(0),
         entries: [
-          { binding: 0, resource: { buffer: frame.ref } },
-          { binding: 1, resource: { buffer: frame.dist } },
+          { binding: 0, resource: frame.ref },
+          { binding: 1, resource: frame.dist },
           { binding: 2, resource: { buffer: this.uniforms! } },
           { binding: 3, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } },
         ],

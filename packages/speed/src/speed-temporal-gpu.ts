@@ -27,7 +27,7 @@ export class SpeedTemporalGpu implements GpuStage {
   private previous?: { ref: GPUBuffer; dist: GPUBuffer };
   private lumaBytes = 0;
   private keep?: GPUComputePipeline;
-  private keepGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
+  private keepGroups = new WeakMap<object, GPUBindGroup>();
   private device?: GPUDevice;
 
   constructor(readonly options: SpeedTemporalOptions) {
@@ -67,8 +67,8 @@ export class SpeedTemporalGpu implements GpuStage {
         label: "speed_temporal keep luma",
         layout: this.keep!.getBindGroupLayout(0),
         entries: [
-          { binding: 0, resource: { buffer: frame.ref } },
-          { binding: 1, resource: { buffer: frame.dist } },
+          { binding: 0, resource: frame.ref },
+          { binding: 1, resource: frame.dist },
           { binding: 7, resource: { buffer: prev.ref } },
           { binding: 8, resource: { buffer: prev.dist } },
         ],

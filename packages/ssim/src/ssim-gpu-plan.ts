@@ -65,7 +65,7 @@ export class SsimGpuPlan {
     const params = this.params({ width: to.width, height: to.height, tap: 1 / scaler });
     const planes = this.uniform(planeUniforms(this.format, packedLayout(this.format).planes), "planes");
     const pipeline = computePipeline(this.device, SSIM_KERNELS.luma);
-    const groups = new WeakMap<GPUBuffer, GPUBindGroup>();
+    const groups = new WeakMap<object, GPUBindGroup>();
     this.steps.push({
       label: `${this.extractor} luma`,
       pipeline,
@@ -117,7 +117,7 @@ export class SsimGpuPlan {
       bindGroup: () => (verticalGroup ??= this.group(vertical, [null, null, null, params, null, null, ...this.maps, this.sealed()])),
     });
     const rowSums = computePipeline(this.device, SSIM_KERNELS.rowSums);
-    const resultGroups = new WeakMap<GPUBuffer, GPUBindGroup>();
+    const resultGroups = new WeakMap<object, GPUBindGroup>();
     this.steps.push({
       label: `${this.extractor} row sums`,
       pipeline: rowSums,
@@ -179,9 +179,9 @@ export class SsimGpuPlan {
     this.steps.push({ label, pipeline, workgroups, bindGroup: () => group });
   }
 
-  private group(pipeline: GPUComputePipeline, buffers: (GPUBuffer | null)[], last?: GPUBufferBinding): GPUBindGroup {
+  private group(pipeline: GPUComputePipeline, buffers: (GPUBuffer | GPUBufferBinding | null)[], last?: GPUBufferBinding): GPUBindGroup {
     const entries: GPUBindGroupEntry[] = [];
-    buffers.forEach((buffer, binding) => buffer && entries.push({ binding, resource: { buffer } }));
+    buffers.forEach((b, binding) => b && entries.push({ binding, resource: "buffer" in b ? b : { buffer: b } }));
     if (last) entries.push({ binding: buffers.length, resource: last });
     return this.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
   }
