@@ -42,7 +42,8 @@ export class PsnrHvsGpu implements GpuStage {
   private terms?: GPUBuffer;
   private records?: GPUBuffer;
   private termsGroups = new WeakMap<object, GPUBindGroup>();
-  private sumGroups = new WeakMap<object, GPUBindGroup>();
+  /** By result buffer and offset: a batch's frames write to different offsets of one buffer. */
+  private sumGroups = new WeakMap<object, Map<number, GPUBindGroup>>();
 
   /** `jumpGroups: false` sums every term one by one (the plain sequential sum), for tests and measurements. */
   constructor(
@@ -116,7 +117,9 @@ export class PsnrHvsGpu implements GpuStage {
   }
 
   private sumBindGroup(results: GPUBuffer, resultOffset: number): GPUBindGroup {
-    let g = this.sumGroups.get(results);
+    let byOffset = this.sumGroups.get(results);
+    if (!byOffset) this.sumGroups.set(results, (byOffset = new Map()));
+    let g = byOffset.get(resultOffset);
     if (!g) {
       g = this.device!.createBindGroup({
         layout: this.sumPipeline!.getBindGroupLayout(0),
@@ -127,7 +130,7 @@ export class PsnrHvsGpu implements GpuStage {
           { binding: 6, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } },
         ],
       });
-      this.sumGroups.set(results, g);
+      byOffset.set(resultOffset, g);
     }
     return g;
   }

@@ -117,17 +117,20 @@ export class SsimGpuPlan {
       bindGroup: () => (verticalGroup ??= this.group(vertical, [null, null, null, params, null, null, ...this.maps, this.sealed()])),
     });
     const rowSums = computePipeline(this.device, SSIM_KERNELS.rowSums);
-    const resultGroups = new WeakMap<object, GPUBindGroup>();
+    // by result buffer and offset: a batch's frames write to different offsets of one buffer
+    const resultGroups = new WeakMap<object, Map<number, GPUBindGroup>>();
     this.steps.push({
       label: `${this.extractor} row sums`,
       pipeline: rowSums,
       workgroups: [1, 1],
       bindGroup: (_frame, results, offset) => {
-        let g = resultGroups.get(results);
+        let byOffset = resultGroups.get(results);
+        if (!byOffset) resultGroups.set(results, (byOffset = new Map()));
+        let g = byOffset.get(offset);
         if (!g) {
           const bindings = [null, null, null, params, null, null, null, null, null, null, null, this.sealed()];
           g = this.group(rowSums, bindings, { buffer: results, offset, size: SsimGpuPlan.resultWords(this.scales) * 4 });
-          resultGroups.set(results, g);
+          byOffset.set(offset, g);
         }
         return g;
       },
