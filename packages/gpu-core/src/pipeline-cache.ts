@@ -2,7 +2,7 @@
  * Shader modules and compute pipelines, built once per (device, source, entry point,
  * constants). Kernels ask for theirs on every init; only the first builds.
  */
-const caches = new WeakMap<GPUDevice, { modules: Map<string, GPUShaderModule>; pipelines: Map<string, GPUComputePipeline> }>();
+const caches = new WeakMap<GPUDevice, { modules: Map<string, GPUShaderModule>; pipelines: Map<string, GPUComputePipeline>; buildMs: number }>();
 
 export interface KernelSpec {
   /** Label for errors and profiles. */
@@ -15,7 +15,7 @@ export interface KernelSpec {
 export function computePipeline(device: GPUDevice, spec: KernelSpec): GPUComputePipeline {
   let cache = caches.get(device);
   if (!cache) {
-    cache = { modules: new Map(), pipelines: new Map() };
+    cache = { modules: new Map(), pipelines: new Map(), buildMs: 0 };
     caches.set(device, cache);
   }
   let module = cache.modules.get(spec.code);
@@ -27,18 +27,25 @@ export function computePipeline(device: GPUDevice, spec: KernelSpec): GPUCompute
   const key = `${spec.label}\0${entryPoint}\0${JSON.stringify(spec.constants ?? {})}\0${spec.code.length}\0${hash(spec.code)}`;
   let pipeline = cache.pipelines.get(key);
   if (!pipeline) {
+    const t0 = performance.now();
     pipeline = device.createComputePipeline({
       label: spec.label,
       layout: "auto",
       compute: { module, entryPoint, constants: spec.constants },
     });
     cache.pipelines.set(key, pipeline);
+    cache.buildMs += performance.now() - t0;
   }
   return pipeline;
 }
 
 export function pipelineCacheSize(device: GPUDevice): number {
   return caches.get(device)?.pipelines.size ?? 0;
+}
+
+/** Milliseconds spent building this device's pipelines (shader compilation: most of a cold start). */
+export function pipelineBuildMs(device: GPUDevice): number {
+  return caches.get(device)?.buildMs ?? 0;
 }
 
 function hash(s: string): number {
