@@ -1,24 +1,44 @@
-// Where a GPU run's cold start goes: module loading, the WebGPU device, the stages' init
-// (pipelines), and the first frame, each timed from process start (performance.now()).
-//   bun tools/cold-start.ts REF.y4m DIST.y4m [vq feature/model args as for score(): --model NAME]
+// Where a GPU run's cold start goes, each step timed from process start
+// (performance.now()): module loading, the WebGPU device, opening the inputs and the model,
+// the stages' init (pipelines, buffers) and the first frame through the GPU.
+//   bun tools/cold-start.ts REF.y4m DIST.y4m [MODEL]     (MODEL: vmaf_v0.6.1 by default)
 const t = [["process start to script", performance.now()]] as [string, number][];
 const mark = (what: string) => t.push([what, performance.now()]);
-const { score } = await import("../packages/cli/src/index.ts");
+const core = await import("../packages/core/src/index.ts");
+const gpuCore = await import("../packages/gpu-core/src/index.ts");
+const { chooseBackend } = await import("../packages/cli/src/backend.ts");
+const { resolveFeatures } = await import("../packages/cli/src/features.ts");
+const { loadModels, modelFeatureRequests } = await import("../packages/cli/src/models.ts");
+const { scoreModelsAtFrame } = await import("../packages/model/src/index.ts");
 mark("modules loaded");
-const { pipelineBuildMs, pipelineCacheSize, sharedGpu } = await import("../packages/gpu-core/src/index.ts");
-const gpu = await sharedGpu();
+const gpu = await gpuCore.sharedGpu();
 mark("GPU device");
-const [reference, distorted] = process.argv.slice(2);
-if (!reference || !distorted) throw new Error("usage: bun tools/cold-start.ts REF.y4m DIST.y4m");
-const run = score({ reference, distorted, backend: "gpu", frameCount: 1 });
-const first = await run.next();
-mark("first frame scored (includes stage init)");
-while (!(await run.next()).done);
-mark("pooled");
+const [refPath, distPath, model = "version=vmaf_v0.6.1"] = process.argv.slice(2);
+if (!refPath || !distPath) throw new Error("usage: bun tools/cold-start.ts REF.y4m DIST.y4m [MODEL]");
+const models = await loadModels([model]);
+const features = resolveFeatures(modelFeatureRequests(models));
+const [ref, dist] = [await core.Y4mReader.open(refPath), await core.Y4mReader.open(distPath)];
+const { backend } = await chooseBackend("gpu", features);
+mark("inputs, model, backend chosen");
+const timed: typeof backend = {
+  name: backend.name,
+  init: async (f) => {
+    await backend.init(f);
+    mark(`stages' init (${gpuCore.pipelineCacheSize(gpu.device)} pipelines: ${gpuCore.pipelineBuildMs(gpu.device).toFixed(1)} ms)`);
+  },
+  extract: (p, i, c) => backend.extract(p, i, c),
+  extractFromFiles: (r, d, i, c) => backend.extractFromFiles!(r, d, i, c),
+  flush: async (c) => {
+    await backend.flush(c);
+    mark("first frame through the GPU");
+  },
+  close: () => backend.close(),
+};
+const result = await core.scoreVideos(ref, dist, timed, { frameCount: 1 });
+scoreModelsAtFrame(models, result.collector, 0);
+mark("scored");
 let prev = 0;
 for (const [what, at] of t) {
-  console.log(`${what.padEnd(44)} ${at.toFixed(1).padStart(8)} ms  (+${(at - prev).toFixed(1)})`);
+  console.log(`${what.padEnd(52)} ${at.toFixed(1).padStart(8)} ms  (+${(at - prev).toFixed(1)})`);
   prev = at;
 }
-console.log(`of which ${pipelineCacheSize(gpu.device)} pipelines built in ${pipelineBuildMs(gpu.device).toFixed(1)} ms`);
-if (first.done) throw new Error("no frame scored");
