@@ -3,6 +3,8 @@ import { VqError } from "./errors.ts";
 import type { FrameFile } from "./video-reader.ts";
 
 const Y4M_MARKER = [0x46, 0x52, 0x41, 0x4d, 0x45, 0x0a]; // "FRAME\n"
+const PIECE_BYTES = 4 << 20;
+const MAX_PIECES = 8;
 
 export interface FrameFileLayout {
   /** Byte position of frame 0's samples. */
@@ -32,6 +34,20 @@ export function positionalFrameFile(name: string, source: ByteSource, layout: Fr
     }
     return done;
   };
+  // A large frame (4K 10-bit: 25 MB a side) is read in pieces at once, on several I/O threads.
+  const readChunked = async (into: Uint8Array, position: number): Promise<number> => {
+    const pieces = Math.min(MAX_PIECES, Math.ceil(into.length / PIECE_BYTES));
+    if (pieces <= 1) return readFully(into, position);
+    const size = Math.ceil(into.length / pieces);
+    const got = await Promise.all(Array.from({ length: pieces }, (_, i) => readFully(into.subarray(i * size, (i + 1) * size), position + i * size)));
+    // bytes read up to the first short piece: what a sequential read would have got
+    let total = 0;
+    for (let i = 0; i < pieces; i++) {
+      total += got[i]!;
+      if (got[i]! < Math.min(size, into.length - i * size)) break;
+    }
+    return total;
+  };
   return {
     name,
     frameCount,
@@ -41,14 +57,14 @@ export function positionalFrameFile(name: string, source: ByteSource, layout: Fr
       if (into.length > frameBytes) throw new VqError(`${name}: a read of ${into.length} bytes is larger than a frame (${frameBytes})`);
       const at = firstFrameAt + index * frameSpacing;
       if (!y4mMarkers) {
-        const got = await readFully(into, at);
+        const got = await readChunked(into, at);
         if (got < into.length) throw new VqError(`${name}: frame ${index} is truncated: ${got} of ${into.length} bytes`);
         return;
       }
       // The marker comes in the same read, into the 6 bytes before `into` (or a small buffer).
       const withMarker = markerRoom && into.byteOffset >= 6 ? new Uint8Array(into.buffer, into.byteOffset - 6, into.length + 6) : undefined;
       const marker = withMarker ?? new Uint8Array(6);
-      const got = withMarker ? (await readFully(withMarker, at - 6)) - 6 : ((await readFully(marker, at - 6)) === 6 ? await readFully(into, at) : -6);
+      const got = withMarker ? (await readChunked(withMarker, at - 6)) - 6 : (await readFully(marker, at - 6)) === 6 ? await readChunked(into, at) : -6;
       if (!Y4M_MARKER.every((b, i) => marker[i] === b)) {
         throw new VqError(`${name}: frame ${index}: expected a FRAME marker at byte ${at - 6}, found "${printable(marker)}"`);
       }
