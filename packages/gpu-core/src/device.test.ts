@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { computePipeline, pipelineCacheSize } from "./pipeline-cache.ts";
+import { computePipeline, computePipelines, pipelineCacheSize } from "./pipeline-cache.ts";
 import { retainedInstanceCount } from "./device.ts";
 import { BufferPool } from "./buffer-pool.ts";
 import { gpuForTests } from "./testing.ts";
@@ -54,6 +54,16 @@ describe.skipIf(!gpu)("gpu-core", () => {
     expect(pipelineCacheSize(gpu!.device)).toBe(n);
     computePipeline(gpu!.device, { ...DOUBLE, code: DOUBLE.code + "\n// variant" });
     expect(pipelineCacheSize(gpu!.device)).toBe(n + 1);
+  });
+
+  test("builds several pipelines at once, each once, and computePipeline then finds them", async () => {
+    const specs = [1, 2, 3].map((k) => ({ ...DOUBLE, code: `${DOUBLE.code}\n// parallel ${k}` }));
+    const n = pipelineCacheSize(gpu!.device);
+    const [built, again] = await Promise.all([computePipelines(gpu!.device, specs), computePipelines(gpu!.device, specs)]);
+    expect(pipelineCacheSize(gpu!.device)).toBe(n + 3);
+    expect(again).toEqual(built);
+    expect(specs.map((s) => computePipeline(gpu!.device, s))).toEqual(built);
+    expect(pipelineCacheSize(gpu!.device)).toBe(n + 3);
   });
 
   test("reuses buffers by size and usage", () => {
