@@ -26,6 +26,12 @@ export interface GpuContext {
   readonly isSoftware: boolean;
   /** Throws a VqError if the device was lost or reported an error. */
   assertHealthy(): void;
+  /**
+   * Keeps the device's memory alive until `io` settles: file reads running on I/O threads
+   * into a mapped buffer. `device.destroy()` waits for them (it would otherwise unmap the
+   * memory under them: a crash, not an error).
+   */
+  holdMappedWhile(io: Promise<unknown>): void;
   /** Set once the device is lost; resolves with the reason. */
   readonly lost: Promise<GPUDeviceLostInfo>;
 }
@@ -82,6 +88,13 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
   }
   const device = await adapter.requestDevice({ requiredFeatures, requiredLimits });
   let failure: string | undefined;
+  const mappedIo = new Set<Promise<unknown>>();
+  const destroy = device.destroy.bind(device);
+  device.destroy = () => {
+    failure ??= "GPU device lost (destroyed)";
+    if (!mappedIo.size) return destroy();
+    void Promise.allSettled([...mappedIo]).then(() => destroy());
+  };
   const lost = device.lost.then((info) => {
     failure ??= `GPU device lost (${info.reason}): ${info.message || "no message"}`;
     return info;
@@ -101,6 +114,11 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
     lost,
     assertHealthy() {
       if (failure) throw new VqError(failure);
+    },
+    holdMappedWhile(io) {
+      mappedIo.add(io);
+      const done = () => void mappedIo.delete(io);
+      io.then(done, done);
     },
   };
 }

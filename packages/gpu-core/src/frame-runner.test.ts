@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FeatureCollector, Picture, scoreVideos, VqError, Y4mReader, type PictureFormat, type VideoReader } from "@vq/core";
+import { acquireGpu } from "./device.ts";
 import { GpuBackend } from "./gpu-backend.ts";
 import { GpuFrameRunner, type FrameInputs, type GpuStage } from "./frame-runner.ts";
 import { computePipeline } from "./pipeline-cache.ts";
@@ -151,3 +152,17 @@ test.skipIf(!gpu)("a damaged FRAME marker read straight into the upload buffer i
 function withoutFrameFile(reader: VideoReader): VideoReader {
   return { name: reader.name, format: reader.format, frameCount: reader.frameCount, read: () => reader.read(), release: (p) => reader.release(p), close: () => reader.close() };
 }
+
+test.skipIf(!gpu)("a device lost while frames are read straight from the files ends in a clear error, not a hang", async () => {
+  const own = await acquireGpu(); // its own device: destroying it leaves the other tests theirs
+  const { path } = y4mFile(40);
+  const backend = new GpuBackend(own, [batchEchoStage(8, new Map())], { batchFrames: 3 });
+  const extract = backend.extractFromFiles.bind(backend);
+  backend.extractFromFiles = (ref, dist, index, collector) => {
+    if (index === 7) own.device.destroy();
+    return extract(ref, dist, index, collector);
+  };
+  const err = await scoreVideos(await Y4mReader.open(path), await Y4mReader.open(path), backend).catch((e) => e);
+  expect(err).toBeInstanceOf(VqError);
+  expect(err.message).toMatch(/GPU (device lost|failure)/);
+});

@@ -257,6 +257,8 @@ export class GpuFrameRunner {
    */
   async submitFromFiles(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void> {
     const slot = await this.slotFor(index);
+    // A device destroyed since has unmapped the slot's memory: read nothing into it.
+    this.throwIfFailed();
     const f = slot.count++;
     const mapped = slot.mapped!;
     const reads = [];
@@ -265,10 +267,9 @@ export class GpuFrameRunner {
     for (const r of reads) {
       // Tracked until settled: the staging buffer must outlive every read into it.
       this.pendingReads.add(r);
-      r.then(
-        () => this.pendingReads.delete(r),
-        () => this.pendingReads.delete(r),
-      );
+      this.gpu.holdMappedWhile(r);
+      const settled = () => void this.pendingReads.delete(r);
+      r.then(settled, settled);
       slot.reads.push(r);
     }
     if (slot.count === this.maxBatch) this.dispatch(slot, collector);
