@@ -11,6 +11,7 @@ test("the table gives each pass's time per frame and the total", () => {
   expect(table).toMatch(/total\s+2000\.0 µs\/frame\s+100\.0 %/);
   expect(gpuProfileTable(undefined, 2)).toContain("nothing ran on the GPU");
   expect(gpuProfileTable({}, 2)).toContain("no timestamp queries");
+  expect(gpuProfileTable({ "vif scale 0": 3_000_000 }, 2, 5_000_000)).toMatch(/first pass start to last pass end \(gaps between passes included\)\s+2500\.0 µs\/frame/);
 });
 
 const gpu = await gpuForTests();
@@ -20,6 +21,9 @@ test.skipIf(!gpu)("a GPU run times every kernel pass of every extractor", async 
   let next = await run.next();
   while (!next.done) next = await run.next();
   const labels = Object.keys(next.value.gpuTimeNs ?? {});
-  if (gpu!.hasTimestamps) for (const stage of ["vif", "adm", "motion"]) expect(labels.some((l) => l.startsWith(stage))).toBe(true);
-  else expect(labels).toEqual([]);
+  if (gpu!.hasTimestamps) {
+    for (const stage of ["vif", "adm", "motion"]) expect(labels.some((l) => l.startsWith(stage))).toBe(true);
+    // the span from the first pass to the last covers the longest pass at least (passes may overlap)
+    expect(next.value.gpuSpanNs!).toBeGreaterThanOrEqual(Math.max(...Object.values(next.value.gpuTimeNs!)) / next.value.frames);
+  } else expect(labels).toEqual([]);
 });

@@ -71,7 +71,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   const result = next.value;
   if (progress) io.stderr("\n");
   const fps = result.frames / ((performance.now() - t0) / 1000);
-  if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames));
+  if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames, result.gpuSpanNs));
   const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps };
   let text: string;
   switch (s.outputFormat ?? "xml") {

@@ -51,6 +51,8 @@ export interface ScoreSummary {
   backend: string;
   /** With `profileGpu`: GPU time per kernel pass label, summed over the frames, in ns (empty when the adapter has no timestamps). */
   gpuTimeNs?: Record<string, number>;
+  /** With `profileGpu`: summed over batches, first kernel pass start to last pass end (gaps included), in ns. */
+  gpuSpanNs?: number;
 }
 
 export interface ScoreEvents {
@@ -170,6 +172,7 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
       height: result.format.height,
       backend: backend.name,
       gpuTimeNs: r.profileGpu && gpuBackend ? Object.fromEntries(gpuBackend.runner.gpuTimeNs) : undefined,
+      gpuSpanNs: r.profileGpu && gpuBackend ? gpuBackend.runner.gpuSpanNs : undefined,
     };
   } finally {
     for (const reader of readers) await reader.close();

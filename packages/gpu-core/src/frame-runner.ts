@@ -160,6 +160,11 @@ export class GpuFrameRunner {
   private queryBuffer?: GPUBuffer;
   /** Summed GPU time per pass label, in nanoseconds (when profiling). */
   readonly gpuTimeNs = new Map<string, number>();
+  /**
+   * Summed over batches, the time from the first pass's start to the last pass's end: the
+   * passes plus the gaps between them (barriers, launches), in nanoseconds (when profiling).
+   */
+  gpuSpanNs = 0;
   private format?: PictureFormat;
 
   constructor(private readonly gpu: GpuContext, private readonly stages: readonly GpuStage[], private readonly options: FrameRunnerOptions = {}) {}
@@ -400,11 +405,14 @@ export class GpuFrameRunner {
 
   private addTimes(words: Uint32Array, labels: string[]): void {
     const base = this.resultBytes / 4;
+    const at = (q: number) => words[base + 2 * q]! + words[base + 2 * q + 1]! * 2 ** 32;
     labels.forEach((label, i) => {
-      const t0 = words[base + 4 * i]! + words[base + 4 * i + 1]! * 2 ** 32;
-      const t1 = words[base + 4 * i + 2]! + words[base + 4 * i + 3]! * 2 ** 32;
+      const t0 = at(2 * i);
+      const t1 = at(2 * i + 1);
       if (t1 >= t0) this.gpuTimeNs.set(label, (this.gpuTimeNs.get(label) ?? 0) + (t1 - t0));
     });
+    const span = at(2 * labels.length - 1) - at(0);
+    if (span > 0) this.gpuSpanNs += span;
   }
 
   private throwIfFailed(): void {
