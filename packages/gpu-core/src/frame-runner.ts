@@ -127,6 +127,8 @@ const MARKER_ROOM = 8;
 const BATCH_UPLOAD_BYTES = 64 << 20;
 const MAX_BATCH = 8;
 const MAX_PROFILED_PASSES = 512;
+/** The profile's name for the copies from the staging buffer to the frame buffers. */
+export const UPLOAD_LABEL = "upload (staging to frame buffers)";
 
 /**
  * Drives GPU stages over a stream of frames, in batches of consecutive frames: one upload
@@ -344,14 +346,16 @@ export class GpuFrameRunner {
     slot.mapped = undefined;
     const { device } = this.gpu;
     const encoder = device.createCommandEncoder({ label: `vq frames ${first}-${first + count - 1}` });
+    const labels: string[] = [];
+    const passes: PassRecorder = { beginComputePass: (label) => this.beginPass(encoder, labels, label) };
+    // Profiling: an empty pass marks where the upload copies start; they end where the first kernel pass starts.
+    if (this.querySet) passes.beginComputePass(UPLOAD_LABEL).end();
     for (let f = 0; f < count; f++) {
       if (this.refRead) encoder.copyBufferToBuffer(slot.staging, this.refAt(f), slot.ref, f * this.refStride, alignUp(this.refRead, 4));
       if (this.distRead) encoder.copyBufferToBuffer(slot.staging, this.distAt(f), slot.dist, f * this.distStride, alignUp(this.distRead, 4));
       slot.frames[f]!.index = first + f;
     }
     encoder.clearBuffer(slot.results);
-    const labels: string[] = [];
-    const passes: PassRecorder = { beginComputePass: (label) => this.beginPass(encoder, labels, label) };
     const subsample = this.options.subsample ?? 1;
     const active = (s: GpuStage, index: number) => subsample <= 1 || index % subsample === 0 || s.temporal === true;
     const batchOf = (base: number, n: number): GpuFrameBatch => ({
@@ -407,12 +411,13 @@ export class GpuFrameRunner {
     const base = this.resultBytes / 4;
     const at = (q: number) => words[base + 2 * q]! + words[base + 2 * q + 1]! * 2 ** 32;
     labels.forEach((label, i) => {
-      const t0 = at(2 * i);
-      const t1 = at(2 * i + 1);
-      if (t1 >= t0) this.gpuTimeNs.set(label, (this.gpuTimeNs.get(label) ?? 0) + (t1 - t0));
+      // the upload: from its marker pass's end to the next pass's start
+      const [t0, t1] = label === UPLOAD_LABEL ? [at(2 * i + 1), at(2 * i + 2)] : [at(2 * i), at(2 * i + 1)];
+      if (t1 >= t0 && (label !== UPLOAD_LABEL || i + 1 < labels.length)) this.gpuTimeNs.set(label, (this.gpuTimeNs.get(label) ?? 0) + (t1 - t0));
     });
-    const span = at(2 * labels.length - 1) - at(0);
-    if (span > 0) this.gpuSpanNs += span;
+    const kernelsFrom = labels[0] === UPLOAD_LABEL ? 1 : 0;
+    const span = at(2 * labels.length - 1) - at(2 * kernelsFrom);
+    if (labels.length > kernelsFrom && span > 0) this.gpuSpanNs += span;
   }
 
   private throwIfFailed(): void {
