@@ -1,17 +1,17 @@
-// Decoupling and CSF weighting over the filter region, one thread per coefficient: the
-// distorted detail bands split into the part restored from the reference,
-// r = clamp(t / o, 0, 1) * o (boosted up to the enhancement gain where the (h, v)
-// orientation turned by less than 1 degree), and the additive part a = t - r; then the
-// masking inputs of both. Needs adm/params.wgsl, common/u64.wgsl, common/i64.wgsl,
-// adm/float-emulation.wgsl, adm/csf.wgsl.
+// The DWT of a scale (dwt.wgsl) with its decoupling and CSF weighting, one thread per
+// coefficient and frame (z), both pictures: the distorted detail bands split into the
+// part restored from the reference, r = clamp(t / o, 0, 1) * o (boosted up to the
+// enhancement gain where the (h, v) orientation turned by less than 1 degree), and the
+// additive part a = t - r, over the filter region; then the masking inputs of both (the
+// masking pass takes |csf| / 30 of them). The same threads add the reference bands' cubes
+// to the denominator's row sums (den.wgsl). Needs adm/params.wgsl, common/u64.wgsl,
+// common/i64.wgsl, common/frame.wgsl, adm/float-emulation.wgsl, adm/csf.wgsl,
+// adm/sums.wgsl, adm/den.wgsl, adm/dwt.wgsl (whose bindings it uses).
 //
-// dec: scale 0: r h, v, d, a h, v, d; scales 1..3: their CSF values instead.
-// flt: |csf| / 30 of r h, v, d, then of a h, v, d.
+// det: scale 0: r h, v, d, a h, v, d; scales 1..3: their CSF values instead.
 
-@group(0) @binding(3) var<uniform> params: AdmParams;
-@group(0) @binding(5) var<storage, read> det: array<i32>;
-@group(0) @binding(7) var<storage, read_write> dec: array<i32>;
-@group(0) @binding(8) var<storage, read_write> flt: array<i32>;
+// the denominator's cubes of the workgroup's 8x8 coefficients, per orientation
+var<workgroup> den_tile: array<vec2u, 3 * 64>;
 
 // k = t / o in Q15 through libvmaf's table of 2^30 / o (integer division here),
 // clamped to [0, 1]; int64 product, as C's.
@@ -77,11 +77,6 @@ struct Coefficients {
   t: vec3i,
 }
 
-fn coefficients(at: u32) -> Coefficients {
-  let c = params.band_cap;
-  return Coefficients(vec3i(det[at], det[at + c], det[at + 2u * c]), vec3i(det[at + 3u * c], det[at + 4u * c], det[at + 5u * c]));
-}
-
 fn orientation_test(x: Coefficients) -> bool {
   let dp = u64_add(i64_mul(x.o.x, x.t.x), i64_mul(x.o.y, x.t.y));
   let o_mag = u64_add(i64_mul(x.o.x, x.o.x), i64_mul(x.o.y, x.o.y));
@@ -89,24 +84,8 @@ fn orientation_test(x: Coefficients) -> bool {
   return angle_flag(dp, o_mag, t_mag);
 }
 
-// The coefficient of this thread, or none outside the filter region.
-fn filter_index(gid: vec3u) -> i32 {
-  let j = params.f_left + gid.x;
-  let i = params.f_top + gid.y;
-  if (j >= params.f_right || i >= params.f_bottom) {
-    return -1;
-  }
-  return i32(i * params.w + j);
-}
-
-@compute @workgroup_size(8, 8)
-fn decouple_scale0(@builtin(global_invocation_id) gid: vec3u) {
-  let index = filter_index(gid);
-  if (index < 0) {
-    return;
-  }
-  let at = u32(index);
-  let x = coefficients(at);
+// Writes the decoupled bands of coefficient `at` (counted from the frame's first band element).
+fn decouple_coefficient_scale0(x: Coefficients, at: u32) {
   let angle = orientation_test(x);
   let c = params.band_cap;
   for (var theta = 0u; theta < 3u; theta++) {
@@ -115,21 +94,12 @@ fn decouple_scale0(@builtin(global_invocation_id) gid: vec3u) {
     let k = ratio_scale0(o, t);
     let r = int16_of(restore(o, t, k, angle, (k * o + 16384) >> 15u));
     let a = int16_of(t - r);
-    dec[theta * c + at] = r;
-    dec[(3u + theta) * c + at] = a;
-    flt[theta * c + at] = masking_flt_scale0(csf_scale0(r, theta));
-    flt[(3u + theta) * c + at] = masking_flt_scale0(csf_scale0(a, theta));
+    det[theta * c + at] = r;
+    det[(3u + theta) * c + at] = a;
   }
 }
 
-@compute @workgroup_size(8, 8)
-fn decouple_scale123(@builtin(global_invocation_id) gid: vec3u) {
-  let index = filter_index(gid);
-  if (index < 0) {
-    return;
-  }
-  let at = u32(index);
-  let x = coefficients(at);
+fn decouple_coefficient_int32(x: Coefficients, at: u32) {
   let angle = orientation_test(x);
   let c = params.band_cap;
   for (var theta = 0u; theta < 3u; theta++) {
@@ -139,11 +109,68 @@ fn decouple_scale123(@builtin(global_invocation_id) gid: vec3u) {
     let r = restore(o, t, k, angle, bitcast<i32>(i64_sar(u64_add(i64_mul(k, o), vec2u(16384u, 0u)), 15u).x));
     let a = t - r;
     let weight = csf_weight(theta);
-    let csf_r = csf_q32(r, weight);
-    let csf_a = csf_q32(a, weight);
-    dec[theta * c + at] = csf_r;
-    dec[(3u + theta) * c + at] = csf_a;
-    flt[theta * c + at] = scaled_magnitude_q32(csf_r, ONE_BY_30_Q32);
-    flt[(3u + theta) * c + at] = scaled_magnitude_q32(csf_a, ONE_BY_30_Q32);
+    det[theta * c + at] = csf_q32(r, weight);
+    det[(3u + theta) * c + at] = csf_q32(a, weight);
   }
+}
+
+fn within(x: u32, y: u32, left: u32, top: u32, right: u32, bottom: u32) -> bool {
+  return x >= left && x < right && y >= top && y < bottom;
+}
+
+fn dwt_decouple(gid: vec3u, lid: vec3u, scale0: bool) {
+  frame_z = gid.z;
+  let x = gid.x;
+  let y = gid.y;
+  let inside = x < params.w && y < params.h;
+  var bands = Coefficients(vec3i(0), vec3i(0));
+  if (inside) {
+    bands = Coefficients(dwt_bands(0u, x, y, scale0).yzw, dwt_bands(1u, x, y, scale0).yzw);
+  }
+  // scale 0 of adm_skip_scale0 needs only the a bands
+  let filtered = inside && params.low_only == 0u && within(x, y, params.f_left, params.f_top, params.f_right, params.f_bottom);
+  let scored = filtered && within(x, y, params.s_left, params.s_top, params.s_right, params.s_bottom);
+  let li = lid.y * 8u + lid.x;
+  for (var theta = 0u; theta < 3u; theta++) {
+    var cube = vec2u(0u);
+    if (scored) {
+      if (scale0) {
+        cube = den_cube_scale0(bands.o[theta]);
+      } else {
+        cube = den_cube_int32(bands.o[theta]);
+      }
+    }
+    den_tile[theta * 64u + li] = cube;
+  }
+  if (filtered) {
+    let at = frame_z * frames.band_words + y * params.w + x;
+    if (scale0) {
+      decouple_coefficient_scale0(bands, at);
+    } else {
+      decouple_coefficient_int32(bands, at);
+    }
+  }
+  workgroupBarrier();
+  // the first thread of each row of the tile adds the row's 8 cubes
+  if (lid.x == 0u && params.low_only == 0u && y >= params.s_top && y < params.s_bottom) {
+    for (var theta = 0u; theta < 3u; theta++) {
+      var sum = vec2u(0u);
+      for (var k = 0u; k < 8u; k++) {
+        sum = u64_add(sum, den_tile[theta * 64u + lid.y * 8u + k]);
+      }
+      if (any(sum != vec2u(0u))) {
+        den_add(frame_z, y, theta, sum);
+      }
+    }
+  }
+}
+
+@compute @workgroup_size(8, 8)
+fn dwt_decouple_scale0(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+  dwt_decouple(gid, lid, true);
+}
+
+@compute @workgroup_size(8, 8)
+fn dwt_decouple_scale123(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
+  dwt_decouple(gid, lid, false);
 }

@@ -1,13 +1,13 @@
-// The denominator sums of one scale: per row of the score region the uint64 sum of the
-// reference detail bands' cubes (h, v, d), shifted with rounding per row as libvmaf does,
-// then added to the scale's uint64 sums. One workgroup per row; integer sums, so the
-// result does not depend on the order threads or workgroups run in.
-// Needs adm/params.wgsl, common/u64.wgsl, common/i64.wgsl, adm/sums.wgsl.
+// The denominator sums of one scale, in two steps that ride on other passes: the
+// DWT + decoupling pass adds each row's uint64 sums of the reference detail bands' cubes
+// (h, v, d) into `den_rows` (it has those bands, which it does not store), and the
+// masking pass, one workgroup per row of the same region, shifts each row's sums with
+// rounding as libvmaf does, adds them to the scale's sums and clears the row for the
+// next scale. Integer sums: the result does not depend on the order threads or
+// workgroups run in. Needs adm/params.wgsl, common/u64.wgsl, common/i64.wgsl, adm/sums.wgsl.
 
-@group(0) @binding(3) var<uniform> params: AdmParams;
-@group(0) @binding(5) var<storage, read> det: array<i32>;
-
-var<workgroup> den_partial: array<vec2u, 3 * SUM_WG>;
+// per frame (frames.rows_words apart): [row][h, v, d] uint64 sums as (low, high) words
+@group(0) @binding(11) var<storage, read_write> den_rows: array<atomic<u32>>;
 
 // Scale 0: |c|^3 of an int16 coefficient (< 2^46).
 fn den_cube_scale0(v: i32) -> vec2u {
@@ -23,44 +23,26 @@ fn den_cube_int32(v: i32) -> vec2u {
   return u64_shr(u64_add(u64_mul_wrap(square, c), vec2u(half_of(params.den_cube_shift), 0u)), params.den_cube_shift);
 }
 
-fn den_row(row: u32, li: u32, scale0: bool) {
-  var acc = array<vec2u, 3>(vec2u(0u), vec2u(0u), vec2u(0u));
-  let base = row * params.w;
-  for (var j = params.s_left + li; j < params.s_right; j += SUM_WG) {
-    for (var theta = 0u; theta < 3u; theta++) {
-      let v = det[theta * params.band_cap + base + j];
-      var cube: vec2u;
-      if (scale0) {
-        cube = den_cube_scale0(v);
-      } else {
-        cube = den_cube_int32(v);
-      }
-      acc[theta] = u64_add(acc[theta], cube);
-    }
-  }
+fn den_row_word(frame: u32, row: u32, theta: u32) -> u32 {
+  return frame * frames.rows_words + (row * 3u + theta) * 2u;
+}
+
+fn den_add(frame: u32, row: u32, theta: u32, v: vec2u) {
+  let at = den_row_word(frame, row, theta);
+  let old = atomicAdd(&den_rows[at], v.x);
+  let carry = select(0u, 1u, old + v.x < old);
+  atomicAdd(&den_rows[at + 1u], v.y + carry);
+}
+
+// The row's sums, shifted with rounding, into the scale's den sums (words 0..5); the row
+// is left at zero.
+fn den_finish_row(frame: u32, row: u32) {
+  let shift = params.den_row_shift;
   for (var theta = 0u; theta < 3u; theta++) {
-    den_partial[theta * SUM_WG + li] = acc[theta];
+    let at = den_row_word(frame, row, theta);
+    let sum = vec2u(atomicLoad(&den_rows[at]), atomicLoad(&den_rows[at + 1u]));
+    atomicStore(&den_rows[at], 0u);
+    atomicStore(&den_rows[at + 1u], 0u);
+    add_sum(params.sums_base + 2u * theta, u64_shr(u64_add(sum, vec2u(half_of(shift), 0u)), shift));
   }
-  workgroupBarrier();
-  // one thread finishes the row: fewer barriers than a tree, which lavapipe compiles slowly
-  if (li == 0u) {
-    let shift = params.den_row_shift;
-    for (var theta = 0u; theta < 3u; theta++) {
-      var row = vec2u(0u);
-      for (var t = 0u; t < SUM_WG; t++) {
-        row = u64_add(row, den_partial[theta * SUM_WG + t]);
-      }
-      add_sum(params.sums_base + 2u * theta, u64_shr(u64_add(row, vec2u(half_of(shift), 0u)), shift));
-    }
-  }
-}
-
-@compute @workgroup_size(SUM_WG)
-fn den_scale0(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
-  den_row(params.s_top + wg.x, li, true);
-}
-
-@compute @workgroup_size(SUM_WG)
-fn den_scale123(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
-  den_row(params.s_top + wg.x, li, false);
 }

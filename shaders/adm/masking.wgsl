@@ -3,13 +3,18 @@
 // threshold (the 3x3 sum of the masker's |csf| / 30 with the centre counted as
 // |csf| / 15, all three orientations), and the cube of what is left is summed in int64
 // per row, each row shifted with rounding, rows added (libvmaf's i4_adm_cm / adm_cm).
-// One workgroup per row of libvmaf's walk; rows 0 and h-1 mirror the row above to 1 and
+// One workgroup per row of libvmaf's walk and frame (z); rows 0 and h-1 mirror the row above to 1 and
 // clamp the one below to h-1 (and the same for columns).
-// Needs adm/params.wgsl, common/u64.wgsl, common/i64.wgsl, adm/csf.wgsl, adm/sums.wgsl.
+// The same workgroups finish the denominator's rows (den.wgsl): libvmaf's masking walk
+// covers the rows and columns the denominator sums.
+// Needs adm/params.wgsl, common/u64.wgsl, common/i64.wgsl, adm/csf.wgsl, adm/sums.wgsl,
+// adm/den.wgsl.
+//
+// det: the decoupled bands (see decouple.wgsl); the masking filter's inputs (|csf| / 30)
+// are computed from them where read (they lie in the decoupled region).
 
 @group(0) @binding(3) var<uniform> params: AdmParams;
-@group(0) @binding(7) var<storage, read> dec: array<i32>;
-@group(0) @binding(8) var<storage, read> flt: array<i32>;
+@group(0) @binding(5) var<storage, read> det: array<i32>;
 
 var<workgroup> mask_partial: array<vec2u, 6 * SUM_WG>;
 
@@ -22,13 +27,25 @@ struct Window {
   right: u32,
 }
 
-// The 3x3 window without its centre, of flt band `band`.
-fn masking_neighbours(band: u32, win: Window) -> i32 {
+// The masking filter's input of a decoupled coefficient of orientation theta: |csf| / 30.
+fn masking_flt(v: i32, theta: u32, scale0: bool) -> i32 {
+  if (scale0) {
+    return masking_flt_scale0(csf_scale0(v, theta));
+  }
+  return scaled_magnitude_q32(v, ONE_BY_30_Q32);
+}
+
+// The 3x3 window without its centre, of the filter's input of det band `band`.
+fn masking_neighbours(band: u32, win: Window, scale0: bool) -> i32 {
   let b = band * params.band_cap;
   let up = b + win.up;
   let mid = b + win.mid;
   let down = b + win.down;
-  return flt[up + win.left] + flt[up + win.centre] + flt[up + win.right] + flt[mid + win.left] + flt[mid + win.right] + flt[down + win.left] + flt[down + win.centre] + flt[down + win.right];
+  let theta = band % 3u;
+  let f = vec4i(masking_flt(det[up + win.left], theta, scale0), masking_flt(det[up + win.centre], theta, scale0), masking_flt(det[up + win.right], theta, scale0), masking_flt(det[mid + win.left], theta, scale0));
+  let g = vec4i(masking_flt(det[mid + win.right], theta, scale0), masking_flt(det[down + win.left], theta, scale0), masking_flt(det[down + win.centre], theta, scale0), masking_flt(det[down + win.right], theta, scale0));
+  // int32 sums wrap as in libvmaf
+  return f.x + f.y + f.z + f.w + g.x + g.y + g.z + g.w;
 }
 
 // ((int32)((x^2 + 2^(sq-1)) >> sq) * x + round) >> cube in int64, for 0 <= x < 2^31.
@@ -51,26 +68,28 @@ fn masking_row(row: u32, li: u32, scale0: bool) {
   let up = select(row - 1u, 1u, row == 0u);
   let down = select(row + 1u, h - 1u, row == h - 1u);
   let aim = params.skip_aim == 0u;
+  // this frame's bands
+  let f = sums_frame * frames.band_words;
   for (var j = params.m_col0 + li; j < params.m_col1; j += SUM_WG) {
-    let win = Window(up * w, row * w, down * w, select(j - 1u, 1u, j == 0u), j, select(j + 1u, w - 1u, j == w - 1u));
-    let at = row * w + j;
+    let win = Window(f + up * w, f + row * w, f + down * w, select(j - 1u, 1u, j == 0u), j, select(j + 1u, w - 1u, j == w - 1u));
+    let at = f + row * w + j;
     // thresholds: DLM masks with the additive part, AIM with the restored one
     var thr_dlm = 0;
     var thr_aim = 0;
     for (var theta = 0u; theta < 3u; theta++) {
-      let r = dec[theta * c + at];
-      let a = dec[(3u + theta) * c + at];
+      let r = det[theta * c + at];
+      let a = det[(3u + theta) * c + at];
       if (scale0) {
-        thr_dlm += masking_neighbours(3u + theta, win) + masking_centre_scale0(csf_scale0(a, theta));
-        thr_aim += masking_neighbours(theta, win) + masking_centre_scale0(csf_scale0(r, theta));
+        thr_dlm += masking_neighbours(3u + theta, win, true) + masking_centre_scale0(csf_scale0(a, theta));
+        thr_aim += masking_neighbours(theta, win, true) + masking_centre_scale0(csf_scale0(r, theta));
       } else {
-        thr_dlm += masking_neighbours(3u + theta, win) + scaled_magnitude_q32(a, ONE_BY_15_Q32);
-        thr_aim += masking_neighbours(theta, win) + scaled_magnitude_q32(r, ONE_BY_15_Q32);
+        thr_dlm += masking_neighbours(3u + theta, win, false) + scaled_magnitude_q32(a, ONE_BY_15_Q32);
+        thr_aim += masking_neighbours(theta, win, false) + scaled_magnitude_q32(r, ONE_BY_15_Q32);
       }
     }
     for (var theta = 0u; theta < 3u; theta++) {
-      let r = dec[theta * c + at];
-      let a = dec[(3u + theta) * c + at];
+      let r = det[theta * c + at];
+      let a = det[(3u + theta) * c + at];
       if (scale0) {
         // uint16 weight times int16 coefficient (< 2^31); threshold in the same Q format
         let weight = bitcast<i32>(csf_weight(theta));
@@ -95,6 +114,7 @@ fn masking_row(row: u32, li: u32, scale0: bool) {
   workgroupBarrier();
   // one thread finishes the row: fewer barriers than a tree, which lavapipe compiles slowly
   if (li == 0u) {
+    den_finish_row(sums_frame, row);
     let shift = params.row_shift;
     for (var k = 0u; k < 6u; k++) {
       var row = vec2u(0u);
@@ -109,10 +129,12 @@ fn masking_row(row: u32, li: u32, scale0: bool) {
 
 @compute @workgroup_size(SUM_WG)
 fn masking_scale0(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
+  sums_frame = wg.z;
   masking_row(params.m_row0 + wg.x, li, true);
 }
 
 @compute @workgroup_size(SUM_WG)
 fn masking_scale123(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
+  sums_frame = wg.z;
   masking_row(params.m_row0 + wg.x, li, false);
 }

@@ -1,3 +1,21 @@
+// Where frame z of a batch keeps its data: every kernel covers all frames of a batch at
+// once (the dispatch's z), each frame with its own intermediates. Fixed for a run, filled
+// by packages/adm/src/adm-gpu.ts (kept apart from AdmParams, whose fields are parsed).
+struct AdmFrames {
+  // words between frames: uploaded frames (reference, distorted), the result words
+  ref_words: u32,
+  dist_words: u32,
+  sums_words: u32,
+  // elements between frames of `pyr`, of the bands (`det`) and of `den_rows`
+  pyr_words: u32,
+  band_words: u32,
+  rows_words: u32,
+  pad0: u32,
+  pad1: u32,
+}
+
+@group(0) @binding(10) var<uniform> frames: AdmFrames;
+
 // One scale's constants for every adm kernel, filled by packages/adm/src/adm-gpu-params.ts
 // (which reads the field order from this struct: keep every field a u32; signed values
 // are bitcast where they are used).
@@ -22,22 +40,22 @@ struct AdmParams {
   // libvmaf's x86 kernels read unmirrored taps at the last column (1 = they do at this scale)
   overshoot: u32,
   low_only: u32,
-  // libvmaf's temporary rows of this scale in `tmp`: [lo ref | hi ref | lo dis | hi dis],
-  // each h rows of in_w
-  tmp_off: u32,
   // what the distorted hi row's overshoot reads at scales 2..3: the previous scale's
   // temporary row segment `prev_seg` (0 lo ref, 1 hi ref, 2 lo dis, 3 hi dis), last row
+  // (prev_row), column prev_col + 0 or 1; the previous scale's input (a bands at
+  // prev_src_ref / prev_src_dis, prev_in_w x prev_in_h) and vertical rounding
   has_prev: u32,
-  prev_tmp_off: u32,
-  prev_tmp_rows: u32,
-  prev_tmp_w: u32,
+  prev_row: u32,
   prev_seg: u32,
   prev_col: u32,
-  // what scale 0's hi rows read past their end: the last temporary row of a coarser scale,
-  // as the previous frame left it
-  stale_tmp_off: u32,
-  stale_tmp_rows: u32,
-  stale_tmp_w: u32,
+  prev_src_ref: u32,
+  prev_src_dis: u32,
+  prev_in_w: u32,
+  prev_in_h: u32,
+  prev_v_round: u32,
+  prev_v_shift: u32,
+  // at the coarser scale whose last temporary row scale 0's hi rows read past their end
+  // (in the next frame): its segment and column there
   stale_seg: u32,
   stale_col: u32,
   // regions: decoupled/CSF (filter), scored (den), walked by the masking (rows, cols)

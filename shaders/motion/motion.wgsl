@@ -4,12 +4,14 @@
 // (vertical pass rounded with (acc + 2^(bpc-1)) >> bpc, horizontal one with (acc + 2^15) >> 16,
 // reflect-101 edges) and sums |.| (uint32 per row, uint64 overall). The vertical pass is linear
 // and exact in integers, so each picture's unrounded column sums are computed once, kept in a
-// buffer, and subtracted from a later picture's: the history never leaves the GPU.
+// ring of buffers, and subtracted from a later picture's: the history never leaves the GPU.
 //
-// Entry points (one workgroup per row):
-//   blur_columns  the current picture's column sums only (frames with nothing to compare with)
-//   motion_sad    the same, fused with the difference against an earlier picture's columns,
-//                 the horizontal pass, |.| and the exact SAD
+// Both entry points take a batch of consecutive frames: one workgroup per row (x) and frame
+// of the batch (z); frame z's columns sit in ring slot (first_slot + z) % ring.
+//   blur_columns  every frame's column sums into its ring slot
+//   motion_sad    (a later pass) each frame's column sums again, their difference with those
+//                 of the frame `distance` before it (from the ring), the horizontal pass, |.|
+//                 and the exact SAD; the first `skip` frames have no such frame
 
 const F0: u32 = 3571u;
 const F1: u32 = 16004u;
@@ -19,10 +21,21 @@ const WG: u32 = 256u;
 // Bits per sample: the vertical pass shifts by it.
 override BPC: u32 = 8u;
 
-// sad[0] = low word, sad[1] = high word of the uint64 sum of the uint32 row sums
-@group(0) @binding(3) var<storage, read_write> sad: array<atomic<u32>, 2>;
-@group(0) @binding(4) var<storage, read> prev_columns: array<u32>;
-@group(0) @binding(5) var<storage, read_write> cur_columns: array<u32>;
+struct Batch {
+  ref_stride: u32,    // bytes between the batch's frames in the uploaded buffer
+  result_stride: u32, // words between the frames' result slices
+  first_slot: u32,    // ring slot of the batch's first frame
+  ring: u32,          // slots in the ring
+  skip: u32,          // leading frames of the batch with no frame `distance` before them
+  distance: u32,      // 1, or 2 with motion_five_frame_window
+}
+
+// frame z's result slice: [0] = low word, [1] = high word of the uint64 sum of the uint32 row sums
+@group(0) @binding(3) var<storage, read_write> sad: array<atomic<u32>>;
+// the ring of column sums, width x height words a slot (read in motion_sad, written in blur_columns)
+@group(0) @binding(4) var<storage, read> ring_read: array<u32>;
+@group(0) @binding(5) var<storage, read_write> ring_write: array<u32>;
+@group(0) @binding(6) var<uniform> batch: Batch;
 
 // rounded[t]: the rounded vertical blur of the difference at column x0 - 2 + t (mirrored),
 // so output column x0 + i reads rounded[i .. i + 4].
@@ -70,39 +83,49 @@ fn horizontal_round(y0: i32, y1: i32, y2: i32, y3: i32, y4: i32) -> i32 {
   return high + i32((low + 32768u) >> 16u);
 }
 
+// Frame z's luma plane in the batch.
+fn luma(z: u32) -> Plane {
+  var p = planes.plane[0];
+  p.offset += z * batch.ref_stride;
+  return p;
+}
+
+// Word of row y's first column sum in ring slot `slot`.
+fn ring_row(p: Plane, slot: u32, y: u32) -> u32 {
+  return (slot * p.height + y) * p.width;
+}
+
 @compute @workgroup_size(WG)
 fn blur_columns(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
-  let p = planes.plane[0];
+  let p = luma(wg.z);
   let y = wg.x;
   if (y >= p.height) {
     return;
   }
+  let row = ring_row(p, (batch.first_slot + wg.z) % batch.ring, y);
   for (var x = li; x < p.width; x += WG) {
-    cur_columns[y * p.width + x] = column_sum(p, x, y);
+    ring_write[row + x] = column_sum(p, x, y);
   }
 }
 
 @compute @workgroup_size(WG)
 fn motion_sad(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
-  let p = planes.plane[0];
+  let z = wg.z;
+  let p = luma(z);
   let y = wg.x;
-  if (y >= p.height) {
+  if (y >= p.height || z < batch.skip) {
     return;
   }
   let w = i32(p.width);
-  let row = y * p.width;
+  let prev = ring_row(p, (batch.first_slot + z + batch.ring - batch.distance) % batch.ring, y);
   var row_sad = 0u; // libvmaf's uint32_t row sum: wraps, and wrapping sums are order-independent
   for (var x0 = 0u; x0 < p.width; x0 += WG) {
     for (var t = li; t < WG + 4u; t += WG) {
       let col = i32(x0 + t) - 2;
       if (col < w + 2) {
         let m = u32(mirror(col, w));
-        let cur = column_sum(p, m, y);
-        // each column is stored once, from the chunk whose outputs it centres
-        if (col == i32(m) && t >= 2u && t < WG + 2u) {
-          cur_columns[row + m] = cur;
-        }
-        rounded[t] = vertical_round(prev_columns[row + m], cur);
+        // recomputed from the luma (a few bytes a column) rather than read back from the ring
+        rounded[t] = vertical_round(ring_read[prev + m], column_sum(p, m, y));
       }
     }
     workgroupBarrier();
@@ -122,10 +145,11 @@ fn motion_sad(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index)
   }
   if (li == 0u) {
     // the row sum into the uint64 total; the carry makes the sum independent of row order
+    let at = z * batch.result_stride;
     let v = partial[0];
-    let old = atomicAdd(&sad[0], v);
+    let old = atomicAdd(&sad[at], v);
     if (old + v < old) {
-      atomicAdd(&sad[1], 1u);
+      atomicAdd(&sad[at + 1u], 1u);
     }
   }
 }

@@ -2,8 +2,9 @@
 // scale's filter and keep every other row and column, filtering only the kept samples.
 // A workgroup makes OW x OH output samples: the vertical pass over the kept rows (all
 // columns its outputs' horizontal taps reach) goes to workgroup memory, then the
-// horizontal pass at the kept columns. Needs vif/filter.wgsl and an input
-// (vif/input-frame.wgsl or vif/input-plane.wgsl).
+// horizontal pass at the kept columns. Workgroup z is the frame of the batch; the output
+// holds one plane per frame. Needs vif/filter.wgsl and an input (vif/input-frame.wgsl or
+// vif/input-plane.wgsl).
 
 struct DecimateParams {
   width: u32, // the scale read
@@ -30,6 +31,7 @@ var<workgroup> rows_dis: array<u32, OH * SPAN>;
 
 @compute @workgroup_size(32, 8)
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) li: u32) {
+  let z = wg.z;
   let w = i32(params.width);
   let h = i32(params.height);
   let left = i32(2u * wg.x * OW) - i32(HALF);
@@ -47,8 +49,8 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
     var b = 0u;
     for (var k = 0u; k <= 2u * HALF; k++) {
       let row = mirror(y + i32(k) - i32(HALF), h);
-      a += tap(k) * vif_ref(x, row);
-      b += tap(k) * vif_dis(x, row);
+      a += tap(k) * vif_ref(z, x, row);
+      b += tap(k) * vif_dis(z, x, row);
     }
     rows_ref[ty * SPAN + tx] = (a + params.v_round) >> params.v_shift;
     rows_dis[ty * SPAN + tx] = (b + params.v_round) >> params.v_shift;
@@ -67,6 +69,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
     a += tap(HALF - k) * (rows_ref[c - k] + rows_ref[c + k]);
     b += tap(HALF - k) * (rows_dis[c - k] + rows_dis[c + k]);
   }
-  out_ref[oy * params.out_width + ox] = (a + 32768u) >> 16u;
-  out_dis[oy * params.out_width + ox] = (b + 32768u) >> 16u;
+  let o = (z * params.out_height + oy) * params.out_width + ox;
+  out_ref[o] = (a + 32768u) >> 16u;
+  out_dis[o] = (b + 32768u) >> 16u;
 }

@@ -1,9 +1,14 @@
-// vif's input at scale 0: the luma plane of the uploaded frame (needs common/frame.wgsl).
+// vif's input at scale 0: the luma plane of frame z of the uploaded batch (needs
+// common/frame.wgsl and vif/batch.wgsl).
 
-fn vif_ref(x: u32, y: u32) -> u32 {
-  return ref_sample(planes.plane[0], x, y);
+fn vif_ref(z: u32, x: u32, y: u32) -> u32 {
+  var p = planes.plane[0];
+  p.offset += z * batch.ref_stride;
+  return ref_sample(p, x, y);
 }
 
-fn vif_dis(x: u32, y: u32) -> u32 {
-  return dist_sample(planes.plane[0], x, y);
+fn vif_dis(z: u32, x: u32, y: u32) -> u32 {
+  var p = planes.plane[0];
+  p.offset += z * batch.dist_stride;
+  return dist_sample(p, x, y);
 }

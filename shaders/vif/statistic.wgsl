@@ -4,8 +4,9 @@
 // either side, into workgroup memory; the horizontal pass and the per-sample log2 or
 // linear terms follow, and the tile's sums are added to the frame's with 64-bit atomics
 // (with carry): integer sums, so the order tiles and threads run in does not matter.
-// Needs common/u64.wgsl, common/f64.wgsl, vif/filter.wgsl, vif/log2.wgsl and an input
-// (vif/input-frame.wgsl or vif/input-plane.wgsl).
+// Workgroup z is the frame of the batch; its sums go to its slice of the results.
+// Needs common/u64.wgsl, common/f64.wgsl, vif/filter.wgsl, vif/log2.wgsl, vif/batch.wgsl
+// and an input (vif/input-frame.wgsl or vif/input-plane.wgsl).
 
 struct StatParams {
   width: u32,
@@ -31,6 +32,7 @@ struct StatParams {
 const TW: u32 = 64u;
 const TH: u32 = 16u;
 const GROUP: u32 = 4u; // rows one thread filters vertically, sliding down its column
+const_assert GROUP == 4u; // the vertical pass names its 4 accumulators
 const SPAN: u32 = TW + 16u; // room for the widest filter (HALF = 8)
 const PLANE: u32 = TH * SPAN;
 const SIGMA_NSQ: u32 = 131072u; // libvmaf's sigma_nsq, 2.0 in 16.16
@@ -108,6 +110,52 @@ struct Vertical {
   xy: vec2u,
 }
 
+// One input row's samples and their products split into 16-bit halves.
+struct Row {
+  a: u32,
+  b: u32,
+  aa: vec2u,
+  bb: vec2u,
+  ab: vec2u,
+}
+
+// Whether the products need their high halves: not for 8-bit samples (products below
+// 2^16, so their tap sums stay below 2^32 whole), which saves 3 of 8 multiply-adds a tap.
+override WIDE_PRODUCTS: bool = true;
+
+fn split(v: u32) -> vec2u {
+  if (WIDE_PRODUCTS) {
+    return vec2u(v & 0xffffu, v >> 16u);
+  }
+  return vec2u(v, 0u);
+}
+
+fn accumulate(acc: ptr<function, Vertical>, f: u32, r: Row) {
+  (*acc).mu1 += f * r.a;
+  (*acc).mu2 += f * r.b;
+  (*acc).xx.x += f * r.aa.x;
+  (*acc).yy.x += f * r.bb.x;
+  (*acc).xy.x += f * r.ab.x;
+  if (WIDE_PRODUCTS) {
+    (*acc).xx.y += f * r.aa.y;
+    (*acc).yy.y += f * r.bb.y;
+    (*acc).xy.y += f * r.ab.y;
+  }
+}
+
+// Output row j of a vertical item takes input row i with tap i - j, where that is a tap.
+fn tap_of(i: u32, j: u32) -> bool {
+  return i >= j && i - j <= 2u * HALF;
+}
+
+fn store_vertical(o: u32, acc: Vertical) {
+  tile[o] = (acc.mu1 + params.mu_round) >> params.mu_shift;
+  tile[PLANE + o] = (acc.mu2 + params.mu_round) >> params.mu_shift;
+  tile[2u * PLANE + o] = second_moment(acc.xx.x, acc.xx.y, params.sq_round, params.sq_shift);
+  tile[3u * PLANE + o] = second_moment(acc.yy.x, acc.yy.y, params.sq_round, params.sq_shift);
+  tile[4u * PLANE + o] = second_moment(acc.xy.x, acc.xy.y, params.sq_round, params.sq_shift);
+}
+
 // The horizontal filter of one of the tile's 16-bit planes at tile index c (folded: the
 // taps are symmetric).
 fn horizontal(plane: u32, c: u32) -> u32 {
@@ -143,6 +191,7 @@ fn add_sum(i: u32, v: vec2u) {
 
 @compute @workgroup_size(64, 4)
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) li: u32) {
+  let z = wg.z;
   let w = i32(params.width);
   let h = i32(params.height);
   let left = i32(wg.x * TW) - i32(HALF); // picture column of the tile's first entry
@@ -159,38 +208,36 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
       continue;
     }
     let x = mirror(left + i32(tx), w);
-    // zeroed explicitly: a bare `var acc: array<...>;` in a loop body was not re-zeroed
-    // per iteration here (Dawn + lavapipe), though WGSL says it is
-    var acc = array<Vertical, GROUP>();
+    // GROUP (4) accumulators by name, not an array indexed in the loop, so that they stay
+    // in registers; zeroed explicitly: a bare `var acc: array<...>;` in a loop body was not
+    // re-zeroed per iteration here (Dawn + lavapipe), though WGSL says it is
+    var acc0 = Vertical();
+    var acc1 = Vertical();
+    var acc2 = Vertical();
+    var acc3 = Vertical();
     for (var i = 0u; i < GROUP + 2u * HALF; i++) {
       let row = mirror(i32(first + i) - i32(HALF), h);
-      let a = vif_ref(x, row);
-      let b = vif_dis(x, row);
-      let aa = a * a;
-      let bb = b * b;
-      let ab = a * b;
-      let aa2 = vec2u(aa & 0xffffu, aa >> 16u);
-      let bb2 = vec2u(bb & 0xffffu, bb >> 16u);
-      let ab2 = vec2u(ab & 0xffffu, ab >> 16u);
-      for (var j = 0u; j < GROUP; j++) {
-        if (i >= j && i - j <= 2u * HALF) {
-          let f = tap(i - j);
-          acc[j].mu1 += f * a;
-          acc[j].mu2 += f * b;
-          acc[j].xx += f * aa2;
-          acc[j].yy += f * bb2;
-          acc[j].xy += f * ab2;
-        }
+      let a = vif_ref(z, x, row);
+      let b = vif_dis(z, x, row);
+      let r = Row(a, b, split(a * a), split(b * b), split(a * b));
+      if (tap_of(i, 0u)) {
+        accumulate(&acc0, tap(i), r);
+      }
+      if (tap_of(i, 1u)) {
+        accumulate(&acc1, tap(i - 1u), r);
+      }
+      if (tap_of(i, 2u)) {
+        accumulate(&acc2, tap(i - 2u), r);
+      }
+      if (tap_of(i, 3u)) {
+        accumulate(&acc3, tap(i - 3u), r);
       }
     }
-    for (var j = 0u; j < GROUP; j++) {
-      let o = (group * GROUP + j) * SPAN + tx;
-      tile[o] = (acc[j].mu1 + params.mu_round) >> params.mu_shift;
-      tile[PLANE + o] = (acc[j].mu2 + params.mu_round) >> params.mu_shift;
-      tile[2u * PLANE + o] = second_moment(acc[j].xx.x, acc[j].xx.y, params.sq_round, params.sq_shift);
-      tile[3u * PLANE + o] = second_moment(acc[j].yy.x, acc[j].yy.y, params.sq_round, params.sq_shift);
-      tile[4u * PLANE + o] = second_moment(acc[j].xy.x, acc[j].xy.y, params.sq_round, params.sq_shift);
-    }
+    let o = group * GROUP * SPAN + tx;
+    store_vertical(o, acc0);
+    store_vertical(o + SPAN, acc1);
+    store_vertical(o + 2u * SPAN, acc2);
+    store_vertical(o + 3u * SPAN, acc3);
   }
   workgroupBarrier();
 
@@ -227,7 +274,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
   }
   workgroupBarrier();
   if (li == 0u) {
-    let base = params.result_base;
+    let base = z * batch.result_stride + params.result_base;
     add_sum(base, vec2u(atomicLoad(&tile_sums[0]), 0u));
     add_sum(base + 2u, vec2u(atomicLoad(&tile_sums[1]), 0u));
     add_sum(base + 4u, vec2u(atomicLoad(&tile_sums[3]), atomicLoad(&tile_sums[4])));

@@ -1,10 +1,9 @@
 /**
  * Microbenchmark: integer adm (and float_adm) on one 1080p frame pair of the golden set
  * (nat_1920x1080, first frame of the reference and of the x264 crf 35 version), on the
- * CPU (one frame pair per iteration) and, where a WebGPU adapter exists, on the GPU (a
- * batch of 8 frames pipelined through GpuFrameRunner per iteration: upload, kernels and
- * one readback per frame, a flush per batch), then a per-kernel breakdown from GPU
- * timestamps. `bun run bench/index.ts` (or the package's `bench` script).
+ * CPU (one frame pair per iteration) and, where a WebGPU adapter exists, on the GPU (8
+ * frames through GpuFrameRunner per iteration, a flush after them: upload, the batch's
+ * kernels and readback), then a per-kernel breakdown from GPU timestamps. `bun run bench/index.ts` (or the package's `bench` script).
  */
 import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";

@@ -20,12 +20,11 @@ const integers = [paramsWgsl, u64Wgsl, i64Wgsl];
 /** The exact float/double emulation with what it needs (for tests of it alone). */
 export const FLOAT_EMULATION_CODE = [...integers, floatEmulationWgsl].join("\n");
 const dwtCode = [frameWgsl, ...integers, dwtWgsl].join("\n");
-const decoupleCode = [...integers, floatEmulationWgsl, csfWgsl, decoupleWgsl].join("\n");
-const denCode = [...integers, sumsWgsl, denWgsl].join("\n");
-const maskingCode = [...integers, csfWgsl, sumsWgsl, maskingWgsl].join("\n");
+const dwtDecoupleCode = [frameWgsl, ...integers, floatEmulationWgsl, csfWgsl, sumsWgsl, denWgsl, dwtWgsl, decoupleWgsl].join("\n");
+const maskingCode = [...integers, csfWgsl, sumsWgsl, denWgsl, maskingWgsl].join("\n");
 
-/** Binding numbers (see the WGSL files): frame 0-2, params 3, then adm's buffers. */
-export const BINDING = { ref: 0, dist: 1, planes: 2, params: 3, pyr: 4, det: 5, tmp: 6, dec: 7, flt: 8, sums: 9 } as const;
+/** Binding numbers (see the WGSL files): frame 0-2, params 3, then adm's buffers and the batch layout (frames). */
+export const BINDING = { ref: 0, dist: 1, planes: 2, params: 3, pyr: 4, det: 5, stale: 6, sums: 9, frames: 10, denRows: 11 } as const;
 export type BindingName = keyof typeof BINDING;
 
 export interface AdmKernel {
@@ -38,16 +37,15 @@ function kernel(label: string, code: string, entryPoint: string, bindings: Bindi
 }
 
 export const ADM_KERNELS = {
-  vertical0: kernel("adm dwt vertical scale 0", dwtCode, "dwt_vertical0", ["ref", "dist", "planes", "params", "tmp"]),
-  vertical123: kernel("adm dwt vertical scales 1-3", dwtCode, "dwt_vertical123", ["params", "pyr", "tmp"]),
-  horizontal0: kernel("adm dwt horizontal scale 0", dwtCode, "dwt_horizontal0", ["params", "pyr", "det", "tmp"]),
-  horizontal123: kernel("adm dwt horizontal scales 1-3", dwtCode, "dwt_horizontal123", ["params", "pyr", "det", "tmp"]),
-  decouple0: kernel("adm decouple scale 0", decoupleCode, "decouple_scale0", ["params", "det", "dec", "flt"]),
-  decouple123: kernel("adm decouple scales 1-3", decoupleCode, "decouple_scale123", ["params", "det", "dec", "flt"]),
-  den0: kernel("adm den scale 0", denCode, "den_scale0", ["params", "det", "sums"]),
-  den123: kernel("adm den scales 1-3", denCode, "den_scale123", ["params", "det", "sums"]),
-  masking0: kernel("adm masking scale 0", maskingCode, "masking_scale0", ["params", "dec", "flt", "sums"]),
-  masking123: kernel("adm masking scales 1-3", maskingCode, "masking_scale123", ["params", "dec", "flt", "sums"]),
+  // DWT, decoupling and the denominator's cubes per row (den.wgsl); the scale-0 code is
+  // reachable from the scales 1-3 entry point too (a runtime branch), so both bind the frames
+  bands0: kernel("adm dwt and decoupling scale 0", dwtDecoupleCode, "dwt_decouple_scale0", ["ref", "dist", "planes", "params", "pyr", "det", "stale", "frames", "denRows"]),
+  bands123: kernel("adm dwt and decoupling scales 1-3", dwtDecoupleCode, "dwt_decouple_scale123", ["ref", "dist", "planes", "params", "pyr", "det", "stale", "frames", "denRows"]),
+  // what the next frame's scale 0 reads (when frames run one at a time)
+  stale: kernel("adm dwt row for the next frame", dwtCode, "dwt_stale", ["params", "pyr", "stale", "frames"]),
+  // contrast masking, and the denominator's rows finished
+  masking0: kernel("adm masking scale 0", maskingCode, "masking_scale0", ["params", "det", "sums", "frames", "denRows"]),
+  masking123: kernel("adm masking scales 1-3", maskingCode, "masking_scale123", ["params", "det", "sums", "frames", "denRows"]),
 } as const;
 
 /** Side of the 2-D kernels' workgroups (their WGSL @workgroup_size(8, 8)); row kernels use one workgroup per row. */

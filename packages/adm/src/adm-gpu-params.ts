@@ -55,13 +55,11 @@ export function admParams(geometry: AdmGeometry, width: number, bitDepth: number
   const gain = gainParts(settings.enhancementGainLimit);
   const cos = floatParts(COS_1DEG_SQ);
   const stale = staleSource(geometry, width);
-  const staleScale = geometry.scales[stale.scale]!;
   return geometry.scales.map((g, scale) => {
     const filter = filterRegion(g.w, g.h);
     const score = scoreRegion(g.w, g.h);
     const walk = walkRange(g.w, g.h);
     const common: Fields = {
-      tmp_off: g.tmp,
       in_w: g.inW,
       in_h: g.inH,
       w: g.w,
@@ -107,11 +105,6 @@ export function admParams(geometry: AdmGeometry, width: number, bitDepth: number
         den_row_shift: scale0RowShift((score.bottom - score.top) * (score.right - score.left)),
         cube_hv: ceilLog2(g.w) - 4,
         cube_d: ceilLog2(g.w) - 3,
-        stale_tmp_off: staleScale.tmp,
-        stale_tmp_rows: staleScale.h,
-        stale_tmp_w: staleScale.inW,
-        stale_seg: stale.segment,
-        stale_col: stale.column,
       });
     }
     const input = geometry.scales[scale - 1]!;
@@ -135,15 +128,24 @@ export function admParams(geometry: AdmGeometry, width: number, bitDepth: number
       cube_hv: ceilLog2(g.w),
       cube_d: ceilLog2(g.w),
     };
+    if (scale === stale.scale) Object.assign(fields, { stale_seg: stale.segment, stale_col: stale.column });
     if (scale >= 2) {
       const source = previousRowSource(geometry, scale);
+      // the value read must be one of the previous scale's four last rows
+      if (source.segment > 3 || source.column + 1 >= input.inW) throw new Error(`adm: scale ${scale} reads past the previous scale's rows`);
+      const prevInput = geometry.scales[scale - 2]!;
+      const prevRounding = DWT123_ROUNDING[scale - 2]!;
       Object.assign(fields, {
         has_prev: 1,
-        prev_tmp_off: input.tmp,
-        prev_tmp_rows: input.h,
-        prev_tmp_w: input.inW,
+        prev_row: input.h - 1,
         prev_seg: source.segment,
         prev_col: source.column,
+        prev_src_ref: prevInput.aRef,
+        prev_src_dis: prevInput.aDis,
+        prev_in_w: input.inW,
+        prev_in_h: input.inH,
+        prev_v_round: prevRounding.vRound,
+        prev_v_shift: prevRounding.vShift,
       });
     }
     return pack(fields);

@@ -4,6 +4,7 @@ import { GpuBackend, type GpuContext } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { AdmCpu } from "./adm-cpu.ts";
 import { AdmGpu } from "./adm-gpu.ts";
+import { ADM_GROUP_BUDGET_BYTES, admFrameLayout, admGeometry, admGroupFrames } from "./adm-gpu-geometry.ts";
 import { PARAM_FIELDS, PARAMS_BYTES, gainParts } from "./adm-gpu-params.ts";
 import { SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
 import { admOptions, type AdmOptions } from "./definition.ts";
@@ -140,6 +141,67 @@ describe.skipIf(!gpuContext)("adm on the GPU equals the CPU reference", () => {
     await expectSame(fmt(33, 40, 16), {}, SIMD_PROFILES.avx2);
     await expectSame(fmt(34, 40, 16), {}, SIMD_PROFILES.avx2);
   }, TIMEOUT);
+});
+
+describe.skipIf(!gpuContext)("the batch size changes no adm result", () => {
+  // 10 frames: batches of 1, 3 (3+3+3+1) and 8 (8+2) frames, and 8-frame batches whose
+  // intermediates hold fewer frames at once (a budget of 1 byte: one frame at a time)
+  const frames = 10;
+  const patterns = Object.keys(PATTERNS);
+  const video = (format: PictureFormat, side: number) =>
+    Array.from({ length: frames }, (_, i) => frame(format, patterns[(i + side) % patterns.length]!, 7 * i + side + 1, side ? 1 + (i % 3) * 0.3 : 1));
+  const run = async (format: PictureFormat, backend: CpuBackend | GpuBackend) => {
+    const { collector, frames: n } = await scoreVideos(memoryReader("ref", format, video(format, 0)), memoryReader("dist", format, video(format, 1)), backend);
+    expect(n).toBe(frames);
+    return Array.from({ length: frames }, (_, i) => collector.frame(i));
+  };
+  // 64 wide runs whole batches at once; 66 wide (scale 0's last column reads the previous frame's rows) one frame after the other
+  for (const [w, h] of [
+    [64, 48],
+    [66, 50],
+  ] as const) {
+    test(`8-bit ${w}x${h}: batches of 1, 3 and 8 frames equal the CPU`, async () => {
+      const format = fmt(w, h, 8);
+      const options = admOptions.resolve({ debug: true });
+      const expected = await run(format, new CpuBackend([new AdmCpu(options)]));
+      for (const [batchFrames, budget] of [
+        [1, undefined],
+        [3, undefined],
+        [8, undefined],
+        [8, 1],
+      ] as const) {
+        const stage = new AdmGpu(options, SIMD_PROFILES.avx512, budget);
+        const got = await run(format, new GpuBackend(gpuContext!, [stage], { batchFrames }));
+        expect({ batchFrames, budget, group: stage.group, got }).toEqual({ batchFrames, budget, group: w === 64 && budget === undefined ? batchFrames : 1, got: expected });
+      }
+    }, TIMEOUT);
+  }
+});
+
+test("a batch of 8 at 1080p and of 3 at 4K keeps every frame's intermediates within the budget", () => {
+  for (const [w, h, maxBatch] of [
+    [1920, 1080, 8],
+    [3840, 2160, 3],
+  ] as const) {
+    // a GPU whose buffers may be large (the H100's); smaller ones cap the group by their limit
+    expect({ w, group: admGroupFrames(admFrameLayout(admGeometry(w, h)), maxBatch, 2 ** 31) }).toEqual({ w, group: maxBatch });
+  }
+  const layout = admFrameLayout(admGeometry(3840, 2160));
+  expect(admGroupFrames(layout, 8, 2 ** 31)).toBeLessThan(8);
+  expect(admGroupFrames(layout, 3, 4 * layout.bandWords)).toBe(1);
+});
+
+test.skipIf(!gpuContext)("what AdmGpu allocates stays within the budget", () => {
+  for (const [w, h, maxBatch] of [
+    [1920, 1080, 8],
+    [3840, 2160, 3],
+  ] as const) {
+    const stage = new AdmGpu(admOptions.defaults);
+    stage.init(gpuContext!, fmt(w, h, 8), maxBatch);
+    expect(stage.allocatedBytes).toBeLessThanOrEqual(ADM_GROUP_BUDGET_BYTES + 4096);
+    expect(stage.group).toBeGreaterThanOrEqual(1);
+    stage.close();
+  }
 });
 
 describe("what the GPU tests rely on", () => {

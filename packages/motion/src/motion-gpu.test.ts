@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, Y4mReader, scoreVideos, type PictureFormat, type VideoReader } from "@vq/core";
 import { compareWithGolden, goldenOutput, goldenPairs, goldenPath, type GoldenRun } from "@vq/core/golden";
-import { GpuBackend, GpuFrameRunner } from "@vq/gpu-core";
+import { GpuBackend, GpuFrameRunner, type FrameRunnerOptions } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { motionDefinition, motionFeatureNames, motionOptions, type MotionOptions } from "./definition.ts";
 import { goldenOptionSets } from "./golden-option-sets.ts";
@@ -143,8 +143,8 @@ function onCpu(format: PictureFormat, pictures: Picture[], options: MotionOption
   return collector;
 }
 
-async function onGpu(format: PictureFormat, pictures: Picture[], options: MotionOptions): Promise<FeatureCollector> {
-  const { collector } = await scoreVideos(clipReader(format, pictures), clipReader(format, pictures.map(() => pictures[0]!)), new GpuBackend(gpu!, [new MotionGpu(options)]));
+async function onGpu(format: PictureFormat, pictures: Picture[], options: MotionOptions, runnerOptions: FrameRunnerOptions = {}): Promise<FeatureCollector> {
+  const { collector } = await scoreVideos(clipReader(format, pictures), clipReader(format, pictures.map(() => pictures[0]!)), new GpuBackend(gpu!, [new MotionGpu(options)], runnerOptions));
   return collector;
 }
 
@@ -213,6 +213,21 @@ describe.skipIf(!gpu)("motion on the GPU equals the CPU on synthetic extremes", 
     );
   }
 
+  test("batches of any size give the CPU's scores: the ring keeps the frames the next batch compares with", async () => {
+    const format: PictureFormat = { width: 37, height: 21, bitDepth: 10, pixelFormat: "420" };
+    // 11 frames: batches of 2, 3 and 8 end with a partial one; a batch of 1 has a single
+    // frame to compare with its predecessor(s) in the ring
+    const pictures = syntheticClip(format, 11, 1023, 3);
+    for (const o of [{ debug: "true" }, { motion_five_frame_window: "true", debug: "true" }] as Record<string, string>[]) {
+      const options = motionOptions.parseStrings(o);
+      const cpu = onCpu(format, pictures, options);
+      // --subsample does not thin temporal stages: they see every frame
+      for (const runnerOptions of [{ batchFrames: 1 }, { batchFrames: 2 }, { batchFrames: 3 }, { batchFrames: 8 }, { batchFrames: 3, subsample: 2 }]) {
+        expectSameScores(await onGpu(format, pictures, options, runnerOptions), cpu, pictures.length, options);
+      }
+    }
+  }, 120_000);
+
   test("16-bit rows whose uint32 sum wraps (65600 samples wide) match the CPU", async () => {
     const format: PictureFormat = { width: 65600, height: 3, bitDepth: 16, pixelFormat: "400" };
     const flat = (v: number) => {
@@ -248,10 +263,33 @@ describe.skipIf(!gpu)("MotionGpu as a stage", () => {
     const runner = new GpuFrameRunner(gpu!, [new MotionGpu(motionOptions.resolve())]);
     await runner.init(format);
     const p = Picture.allocate(format);
-    const err = await runner.submit({ ref: p, dist: p }, 3, new FeatureCollector()).catch((e) => e);
-    runner.close();
+    const collector = new FeatureCollector();
+    // the batch is encoded once full or flushed: the error comes from one or the other
+    const err = await (async () => {
+      await runner.submit({ ref: p, dist: p }, 3, collector);
+      await runner.flush(collector);
+    })().catch((e) => e);
+    await runner.close();
     expect(err).toBeInstanceOf(VqError);
     expect(err.message).toContain("frame 3");
+  });
+
+  test("a runner that starts again at frame 0 starts the stage's history afresh", async () => {
+    const format: PictureFormat = { width: 24, height: 10, bitDepth: 8, pixelFormat: "420" };
+    const options = motionOptions.resolve({ debug: true, motion_five_frame_window: true });
+    const runner = new GpuFrameRunner(gpu!, [new MotionGpu(options)], { batchFrames: 3 });
+    await runner.init(format);
+    try {
+      for (const seed of [5, 6]) {
+        const pictures = syntheticClip(format, 7, 255, seed);
+        const collector = new FeatureCollector();
+        for (const [i, p] of pictures.entries()) await runner.submit({ ref: p, dist: p }, i, collector);
+        await runner.flush(collector);
+        expectSameScores(collector, onCpu(format, pictures, options), pictures.length, options);
+      }
+    } finally {
+      await runner.close();
+    }
   });
 
   test("a stage runs again after init, with fresh history", async () => {

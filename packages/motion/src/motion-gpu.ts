@@ -1,5 +1,5 @@
 import { packedLayout, uint64ToNumber, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import motionWgsl from "../../../shaders/motion/motion.wgsl" with { type: "text" };
 import { motionDefinition, motionFeatureNames, motionFrameDistance, motionOptions, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
@@ -18,12 +18,13 @@ export function motionKernels(bitDepth: number) {
 }
 
 /**
- * GPU twin of MotionCpu. Per frame one dispatch computes the reference luma's vertical blur
- * sums into a ring of GPU buffers allocated at init (the current frame and the 1 or 2 before
- * it: the history never leaves the GPU) and, from the first frame with a predecessor, fuses
- * the difference with the earlier frame's sums, the horizontal blur and the exact uint64 SAD
- * into two result words. The score, motion2 and motion3 come from the CPU package's shared
- * code (sadScore, writeMotion2And3), so the backends cannot diverge.
+ * GPU twin of MotionCpu. Per batch of frames, one dispatch computes every frame's reference
+ * luma vertical blur sums into a ring of column sums on the GPU (allocated at init, slots by
+ * frame number: the batch's frames and the 1 or 2 before it, so the history never leaves
+ * the GPU); a second one, for every frame with a predecessor, fuses the difference with the
+ * earlier frame's sums, the horizontal blur and the exact uint64 SAD into two result words.
+ * Workgroup z is the frame of the batch. The score, motion2 and motion3 come from the CPU
+ * package's shared code (sadScore, writeMotion2And3), so the backends cannot diverge.
  */
 export class MotionGpu implements GpuStage {
   readonly definition = motionDefinition;
@@ -40,10 +41,15 @@ export class MotionGpu implements GpuStage {
   private columnsPipeline?: GPUComputePipeline;
   private sadPipeline?: GPUComputePipeline;
   private uniforms?: GPUBuffer;
-  /** Column sums of the current frame and the `distance` before it (ring, by frames encoded). */
-  private columns: GPUBuffer[] = [];
-  /** Per frame slot (keyed by its ref buffer): bind groups by ring position and kernel. */
-  private bindGroups = new WeakMap<GPUBuffer, GPUBindGroup[]>();
+  /** Column sums of the last `maxBatch + distance` frames, frame i in slot i % ringSlots. */
+  private ring?: GPUBuffer;
+  private ringSlots = 0;
+  private maxBatch = 1;
+  /** Batch uniforms (shaders/motion/motion.wgsl's Batch) by strides and ring phase: written once each. */
+  private batchUniforms = new Map<string, GPUBuffer>();
+  /** Bind groups by the batch's reference buffer, then by place, strides and ring phase. */
+  private bindGroups = new WeakMap<GPUBuffer, Map<string, { results: GPUBuffer; columns: GPUBindGroup; sad: GPUBindGroup }>>();
+  /** Frames encoded since the video's first: the next batch must start there (or at 0, a new video). */
   private encoded = 0;
 
   constructor(readonly options: MotionOptions) {
@@ -51,21 +57,23 @@ export class MotionGpu implements GpuStage {
     this.distance = motionFrameDistance(options);
   }
 
-  init(gpu: GpuContext, format: PictureFormat): void {
+  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): void {
     motionDefinition.checkFormat?.(this.options, format);
     this.close();
     this.format = format;
     this.encoded = 0;
+    this.maxBatch = maxBatch;
     if (this.options.motion_force_zero) return; // every score is 0: no kernel runs
     const { device } = gpu;
     const { limits } = device;
-    if (format.height > limits.maxComputeWorkgroupsPerDimension) {
-      throw new VqError(`feature motion: ${format.height} rows exceed this GPU's dispatch limit of ${limits.maxComputeWorkgroupsPerDimension}`);
+    if (Math.max(format.height, maxBatch) > limits.maxComputeWorkgroupsPerDimension) {
+      throw new VqError(`feature motion: ${format.height} rows in batches of ${maxBatch} exceed this GPU's dispatch limit of ${limits.maxComputeWorkgroupsPerDimension}`);
     }
-    const bytes = format.width * format.height * 4;
+    this.ringSlots = maxBatch + this.distance;
+    const bytes = this.ringSlots * format.width * format.height * 4;
     const maxBytes = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     if (bytes > maxBytes) {
-      throw new VqError(`feature motion: a ${format.width}x${format.height} picture needs ${bytes}-byte GPU buffers, above this GPU's limit of ${maxBytes}`);
+      throw new VqError(`feature motion: a ${format.width}x${format.height} picture in batches of ${maxBatch} needs a ${bytes}-byte GPU buffer, above this GPU's limit of ${maxBytes}`);
     }
     this.device = device;
     const kernels = motionKernels(format.bitDepth);
@@ -73,52 +81,82 @@ export class MotionGpu implements GpuStage {
     this.sadPipeline = computePipeline(device, kernels.sad);
     this.uniforms = device.createBuffer({ label: "motion planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.uniforms, 0, planeUniforms(format, packedLayout(format).planes));
-    this.columns = Array.from({ length: this.distance + 1 }, (_, i) =>
-      device.createBuffer({ label: `motion columns ${i}`, size: bytes, usage: GPUBufferUsage.STORAGE }),
-    );
+    this.ring = device.createBuffer({ label: "motion columns", size: bytes, usage: GPUBufferUsage.STORAGE });
   }
 
-  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    if (this.options.motion_force_zero) return;
-    if (!this.format) throw new Error("motion: encode before init");
-    const compare = frame.index >= this.distance;
-    if (compare && this.encoded < this.distance) {
-      throw new VqError(`feature motion: frame ${frame.index} needs the reference frame ${this.distance} before it, but only ${this.encoded} frames were seen`);
+  encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
+    if (batch.first === 0) this.encoded = 0; // a video from its start again: no history needed
+    if (batch.first !== this.encoded) {
+      throw new VqError(`feature motion: frame ${batch.first} came after ${this.encoded} frames; motion compares each frame with the reference frame ${this.distance} before it, so it needs every frame, in order`);
     }
-    const position = this.encoded % this.columns.length;
-    const pass = passes.beginComputePass(compare ? "motion sad" : "motion columns");
-    pass.setPipeline(compare ? this.sadPipeline! : this.columnsPipeline!);
-    pass.setBindGroup(0, this.bindGroup(frame, results, resultOffset, position, compare));
-    pass.dispatchWorkgroups(this.format.height);
+    if (batch.count > this.maxBatch) throw new Error(`motion: a batch of ${batch.count} frames, sized for ${this.maxBatch}`);
+    this.encoded += batch.count;
+    if (this.options.motion_force_zero) return;
+    const groups = this.groupsFor(batch, results, resultOffset, resultStride);
+    const rows = this.format!.height;
+    let pass = passes.beginComputePass("motion columns");
+    pass.setPipeline(this.columnsPipeline!);
+    pass.setBindGroup(0, groups.columns);
+    pass.dispatchWorkgroups(rows, 1, batch.count);
     pass.end();
-    this.encoded++;
+    // the first frames of a video have nothing to compare with (score 0, no result words)
+    if (batch.first + batch.count <= this.distance) return;
+    pass = passes.beginComputePass("motion sad");
+    pass.setPipeline(this.sadPipeline!);
+    pass.setBindGroup(0, groups.sad);
+    pass.dispatchWorkgroups(rows, 1, batch.count);
+    pass.end();
   }
 
   /**
-   * Bind groups depend only on the frame slot, the ring position and the kernel: built once
-   * each. The columns-only kernel uses neither the results nor an earlier frame's sums, and
-   * neither kernel the distorted frame, so "auto" layouts leave those bindings out.
+   * The uniform of a batch at a ring phase: the batch's first frame's slot and how many of
+   * its leading frames have no predecessor (only while `first < distance`). One buffer per
+   * distinct value, never rewritten, so it cannot be out of order with a recorded pass.
    */
-  private bindGroup(frame: GpuFrame, results: GPUBuffer, resultOffset: number, position: number, compare: boolean): GPUBindGroup {
-    let groups = this.bindGroups.get(frame.ref);
-    if (!groups) this.bindGroups.set(frame.ref, (groups = []));
-    const key = 2 * position + (compare ? 1 : 0);
-    let g = groups[key];
-    if (!g) {
-      const cur = this.columns[position]!;
-      const entries: GPUBindGroupEntry[] = [
-        { binding: 0, resource: { buffer: frame.ref } },
-        { binding: 2, resource: { buffer: this.uniforms! } },
-        { binding: 5, resource: { buffer: cur } },
-      ];
-      if (compare) {
-        const prev = this.columns[(position + this.columns.length - this.distance) % this.columns.length]!;
-        entries.push({ binding: 3, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } }, { binding: 4, resource: { buffer: prev } });
-      }
-      const pipeline = compare ? this.sadPipeline! : this.columnsPipeline!;
-      groups[key] = g = this.device!.createBindGroup({ label: `motion ${key}`, layout: pipeline.getBindGroupLayout(0), entries });
+  private batchUniform(first: number, refStride: number, resultStride: number): GPUBuffer {
+    const slot = first % this.ringSlots;
+    const skip = Math.max(0, this.distance - first);
+    const key = `${refStride}/${resultStride}/${slot}/${skip}`;
+    let b = this.batchUniforms.get(key);
+    if (!b) {
+      b = this.device!.createBuffer({ label: `motion batch ${key}`, size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      this.device!.queue.writeBuffer(b, 0, new Uint32Array([refStride, resultStride / 4, slot, this.ringSlots, skip, this.distance, 0, 0]));
+      this.batchUniforms.set(key, b);
     }
-    return g;
+    return b;
+  }
+
+  /**
+   * Bind groups depend on the batch's buffers and place, the results' slice and the ring
+   * phase: built once each (a few dozen at most). The columns kernel uses neither the
+   * results nor the ring's read view, so "auto" layouts leave those bindings out.
+   */
+  private groupsFor(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number) {
+    let byPlace = this.bindGroups.get(batch.ref);
+    if (!byPlace) this.bindGroups.set(batch.ref, (byPlace = new Map()));
+    const uniform = this.batchUniform(batch.first, batch.refStride, resultStride);
+    const key = `${batch.base}/${resultOffset}/${uniform.label}`;
+    const known = byPlace.get(key);
+    if (known && known.results === results) return known;
+    const refOffset = batch.base * batch.refStride;
+    const ref = { binding: 0, resource: { buffer: batch.ref, offset: refOffset, size: batch.ref.size - refOffset } };
+    const common: GPUBindGroupEntry[] = [ref, { binding: 2, resource: { buffer: this.uniforms! } }, { binding: 6, resource: { buffer: uniform } }];
+    const device = this.device!;
+    const groups = {
+      results,
+      columns: device.createBindGroup({
+        label: `motion columns ${key}`,
+        layout: this.columnsPipeline!.getBindGroupLayout(0),
+        entries: [...common, { binding: 5, resource: { buffer: this.ring! } }],
+      }),
+      sad: device.createBindGroup({
+        label: `motion sad ${key}`,
+        layout: this.sadPipeline!.getBindGroupLayout(0),
+        entries: [...common, { binding: 3, resource: { buffer: results, offset: resultOffset, size: results.size - resultOffset } }, { binding: 4, resource: { buffer: this.ring! } }],
+      }),
+    };
+    byPlace.set(key, groups);
+    return groups;
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
@@ -136,10 +174,12 @@ export class MotionGpu implements GpuStage {
   }
 
   close(): void {
-    for (const b of this.columns) b.destroy();
-    this.columns = [];
+    this.ring?.destroy();
+    this.ring = undefined;
     this.uniforms?.destroy();
     this.uniforms = undefined;
+    for (const b of this.batchUniforms.values()) b.destroy();
+    this.batchUniforms.clear();
     this.bindGroups = new WeakMap();
   }
 }

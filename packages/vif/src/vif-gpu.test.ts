@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, type PictureFormat } from "@vq/core";
-import { GpuFrameRunner } from "@vq/gpu-core";
+import { GpuFrameRunner, type FrameRunnerOptions } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { vifOptions, type VifOptions } from "./definition.ts";
 import { vifFeature } from "./index.ts";
@@ -67,13 +67,13 @@ function framePair(format: PictureFormat, pattern: number, seed: number): { ref:
   return { ref, dist };
 }
 
-async function gpuScores(stages: VifGpu[], format: PictureFormat, frames: { ref: Picture; dist: Picture }[]): Promise<FeatureCollector> {
-  const runner = new GpuFrameRunner(gpu!, stages);
+async function gpuScores(stages: VifGpu[], format: PictureFormat, frames: { ref: Picture; dist: Picture }[], options: FrameRunnerOptions = {}): Promise<FeatureCollector> {
+  const runner = new GpuFrameRunner(gpu!, stages, options);
   await runner.init(format);
   const collector = new FeatureCollector();
   for (const [i, frame] of frames.entries()) await runner.submit(frame, i, collector);
   await runner.flush(collector);
-  runner.close();
+  await runner.close();
   return collector;
 }
 
@@ -122,6 +122,26 @@ describe.skipIf(!gpu)("integer vif on the GPU equals the CPU", () => {
     }
   }
 
+  test("batches of any size give the CPU's scores, and so do the single frames of --subsample", async () => {
+    const format: PictureFormat = { width: 67, height: 45, bitDepth: 10, pixelFormat: "420" };
+    // 13 frames: batches of 3 and 8 end with a partial one
+    const frames = Array.from({ length: 13 }, (_, i) => framePair(format, i % PATTERNS.length, 7 * i + 1));
+    const options = vifOptions.parseStrings({ debug: "true" });
+    const cpu = cpuScores(options, format, frames);
+    for (const runnerOptions of [{ batchFrames: 1 }, { batchFrames: 3 }, { batchFrames: 8 }, { batchFrames: 8, subsample: 3 }, { batchFrames: 2, subsample: 2 }]) {
+      const onGpu = await gpuScores([new VifGpu(options)], format, frames, runnerOptions);
+      const step = runnerOptions.subsample ?? 1;
+      for (let i = 0; i < frames.length; i++) {
+        const what = `${JSON.stringify(runnerOptions)} frame ${i}`;
+        if (i % step) expect(onGpu.frame(i), what).toEqual([]);
+        else {
+          expect(cpu.frame(i).length, what).toBe(15);
+          expect(onGpu.frame(i), what).toEqual(cpu.frame(i));
+        }
+      }
+    }
+  }, 120_000);
+
   test("the same frame gives the same scores every time, through every frame slot", async () => {
     const format: PictureFormat = { width: 40, height: 24, bitDepth: 10, pixelFormat: "444" };
     const frame = framePair(format, 1, 5);
@@ -129,29 +149,31 @@ describe.skipIf(!gpu)("integer vif on the GPU equals the CPU", () => {
     for (let i = 1; i < 7; i++) expect(collector.frame(i)).toEqual(collector.frame(0));
   });
 
-  test("nothing is allocated per frame once every frame slot has been used", async () => {
+  test("nothing is allocated per batch once every batch slot has been used, a last partial batch included", async () => {
     const format: PictureFormat = { width: 48, height: 32, bitDepth: 8, pixelFormat: "420" };
     const device = gpu!.device;
     const counts = { buffers: 0, bindGroups: 0 };
     const createBuffer = device.createBuffer.bind(device);
     const createBindGroup = device.createBindGroup.bind(device);
-    const runner = new GpuFrameRunner(gpu!, [new VifGpu(vifOptions.resolve())], { depth: 3 });
+    // 3 slots of 2-frame batches: frames 0-5 use each slot once; frame 10 waits for the
+    // slot of frames 4-5 to be collected, so every slot has been encoded by then; 20 is a partial batch
+    const runner = new GpuFrameRunner(gpu!, [new VifGpu(vifOptions.resolve())], { depth: 3, batchFrames: 2 });
     await runner.init(format);
     const collector = new FeatureCollector();
     const frame = framePair(format, 0, 1);
     try {
-      for (let i = 0; i < 3; i++) await runner.submit(frame, i, collector);
+      for (let i = 0; i < 11; i++) await runner.submit(frame, i, collector);
       device.createBuffer = (d) => (counts.buffers++, createBuffer(d));
       device.createBindGroup = (d) => (counts.bindGroups++, createBindGroup(d));
-      for (let i = 3; i < 9; i++) await runner.submit(frame, i, collector);
+      for (let i = 11; i < 21; i++) await runner.submit(frame, i, collector);
       await runner.flush(collector);
     } finally {
       delete (device as { createBuffer?: unknown }).createBuffer;
       delete (device as { createBindGroup?: unknown }).createBindGroup;
-      runner.close();
+      await runner.close();
     }
     expect(counts).toEqual({ buffers: 0, bindGroups: 0 });
-    expect(collector.frameCount()).toBe(9);
+    expect(collector.frameCount()).toBe(21);
   });
 
   test("unsupported formats are rejected with a VqError naming the problem", async () => {

@@ -1,10 +1,11 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
 import filterWgsl from "../../../shaders/vif/filter.wgsl" with { type: "text" };
 import log2Wgsl from "../../../shaders/vif/log2.wgsl" with { type: "text" };
+import batchWgsl from "../../../shaders/vif/batch.wgsl" with { type: "text" };
 import inputFrameWgsl from "../../../shaders/vif/input-frame.wgsl" with { type: "text" };
 import inputPlaneWgsl from "../../../shaders/vif/input-plane.wgsl" with { type: "text" };
 import statisticWgsl from "../../../shaders/vif/statistic.wgsl" with { type: "text" };
@@ -16,11 +17,11 @@ import { decimateParams, packedLog2Table, SCALE_RESULT_WORDS, statisticParams } 
 import { writeVifScores } from "./vif-scores.ts";
 import { writeScaleNumDen, type VifScaleSums } from "./vif-sums.ts";
 
-/** The kernels: scale 0 reads the uploaded frame, later scales the previous decimation. */
+/** The kernels: scale 0 reads the uploaded batch, later scales the previous decimation. */
 export const VIF_KERNELS = {
-  statisticFrame: { label: "vif statistic", code: [frameWgsl, u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, inputFrameWgsl, statisticWgsl].join("\n") },
-  statisticPlane: { label: "vif statistic", code: [u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, inputPlaneWgsl, statisticWgsl].join("\n") },
-  decimateFrame: { label: "vif decimate", code: [frameWgsl, filterWgsl, inputFrameWgsl, decimateWgsl].join("\n") },
+  statisticFrame: { label: "vif statistic", code: [frameWgsl, u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, batchWgsl, inputFrameWgsl, statisticWgsl].join("\n") },
+  statisticPlane: { label: "vif statistic", code: [u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, batchWgsl, inputPlaneWgsl, statisticWgsl].join("\n") },
+  decimateFrame: { label: "vif decimate", code: [frameWgsl, filterWgsl, batchWgsl, inputFrameWgsl, decimateWgsl].join("\n") },
   decimatePlane: { label: "vif decimate", code: [filterWgsl, inputPlaneWgsl, decimateWgsl].join("\n") },
 } satisfies Record<string, KernelSpec>;
 
@@ -33,7 +34,7 @@ const STAT_WORKGROUP_BYTES = 5 * 16 * 80 * 4 + 5 * 4;
 interface Scale {
   width: number;
   height: number;
-  /** This scale's samples (scales 1-3), one per word, written by the decimation. */
+  /** This scale's samples (scales 1-3), one per word, one plane per frame of a batch, written by the decimation. */
   ref?: GPUBuffer;
   dis?: GPUBuffer;
   statParams: GPUBuffer;
@@ -45,20 +46,21 @@ interface Scale {
   decimateGroup?: GPUBindGroup;
 }
 
-/** The bind groups that depend on a frame slot's buffers (the frame and the results). */
-interface SlotGroups {
+/** The bind groups that depend on a batch's buffers, its place in them and the results. */
+interface BatchGroups {
+  dist: GPUBuffer;
   results: GPUBuffer;
-  resultOffset: number;
   stat: GPUBindGroup[];
   decimate0: GPUBindGroup;
 }
 
 /**
- * GPU twin of VifCpu: per frame, the four scales' statistics and the three decimations run
- * on the GPU in libvmaf's integer arithmetic (its few double steps emulated exactly), each
- * scale's integer sums are reduced exactly on the GPU, and only those 28 words come back.
+ * GPU twin of VifCpu: per batch of frames, the four scales' statistics and the three
+ * decimations run on the GPU in libvmaf's integer arithmetic (its few double steps emulated
+ * exactly), one dispatch per kernel for the whole batch (workgroup z = frame), each frame's
+ * integer sums reduced exactly on the GPU, and only those 28 words per frame come back.
  * The scores are computed from them by the same code as on the CPU, so they are the same
- * doubles. Everything is allocated in init; nothing waits between kernels.
+ * doubles. Everything but a few bind groups is allocated in init; nothing waits between kernels.
  */
 export class VifGpu implements GpuStage {
   readonly definition = vifDefinition;
@@ -69,11 +71,15 @@ export class VifGpu implements GpuStage {
   readonly resultWords = VIF_SCALES * SCALE_RESULT_WORDS;
   readonly names: VifFeatureNames;
   private device?: GPUDevice;
+  private maxBatch = 1;
   private scales: Scale[] = [];
   private planes?: GPUBuffer;
   private log2Table?: GPUBuffer;
   private readonly owned: GPUBuffer[] = [];
-  private slotGroups = new WeakMap<GPUBuffer, SlotGroups>();
+  /** Batch layout uniforms (shaders/vif/batch.wgsl), one per distinct set of strides. */
+  private layouts = new Map<string, GPUBuffer>();
+  /** Bind groups by the batch's reference buffer, then by place and strides. */
+  private batchGroups = new WeakMap<GPUBuffer, Map<string, BatchGroups>>();
   private readonly numDen = new Float32Array(2 * VIF_SCALES);
   private readonly sums: VifScaleSums = { numLogHi: 0, numLogLo: 0, denLogHi: 0, denLogLo: 0, nonLogHi: 0, nonLogLo: 0, nonLogCount: 0 };
 
@@ -81,23 +87,25 @@ export class VifGpu implements GpuStage {
     this.names = vifFeatureNames(options);
   }
 
-  init(gpu: GpuContext, format: PictureFormat): void {
+  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): void {
     vifDefinition.checkFormat?.(this.options, format);
     this.close(); // a second init (another format) starts afresh
     const { device } = gpu;
     const limits = device.limits;
-    const workgroups = Math.max(Math.ceil(format.height / STAT_TILE[1]), Math.ceil(format.width / STAT_TILE[0]));
+    const workgroups = Math.max(Math.ceil(format.height / STAT_TILE[1]), Math.ceil(format.width / STAT_TILE[0]), maxBatch);
     if (workgroups > limits.maxComputeWorkgroupsPerDimension) {
-      throw new VqError(`feature vif: a ${format.width}x${format.height} picture needs ${workgroups} workgroups in one dimension; this GPU allows ${limits.maxComputeWorkgroupsPerDimension}`);
+      throw new VqError(`feature vif: a ${format.width}x${format.height} picture in batches of ${maxBatch} needs ${workgroups} workgroups in one dimension; this GPU allows ${limits.maxComputeWorkgroupsPerDimension}`);
     }
     if (limits.maxComputeWorkgroupStorageSize < STAT_WORKGROUP_BYTES) {
       throw new VqError(`feature vif: this GPU offers ${limits.maxComputeWorkgroupStorageSize} bytes of workgroup memory; vif's kernels need ${STAT_WORKGROUP_BYTES}`);
     }
-    const planeBytes = Math.ceil(format.width / 2) * Math.ceil(format.height / 2) * 4;
-    if (planeBytes > limits.maxStorageBufferBindingSize) {
-      throw new VqError(`feature vif: a ${format.width}x${format.height} picture needs ${planeBytes}-byte buffers; this GPU binds at most ${limits.maxStorageBufferBindingSize}`);
+    const planeBytes = maxBatch * Math.ceil(format.width / 2) * Math.ceil(format.height / 2) * 4;
+    const maxBytes = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+    if (planeBytes > maxBytes) {
+      throw new VqError(`feature vif: a ${format.width}x${format.height} picture in batches of ${maxBatch} needs ${planeBytes}-byte buffers; this GPU binds at most ${maxBytes}`);
     }
     this.device = device;
+    this.maxBatch = maxBatch;
     const buffer = (label: string, data: Uint32Array<ArrayBuffer> | number, usage: number): GPUBuffer => {
       const size = typeof data === "number" ? data : data.byteLength;
       const b = device.createBuffer({ label, size: Math.max(16, Math.ceil(size / 4) * 4), usage: usage | GPUBufferUsage.COPY_DST });
@@ -117,11 +125,12 @@ export class VifGpu implements GpuStage {
         width: w,
         height: h,
         statParams: buffer(`vif statistic ${s} params`, statisticParams(s, w, h, format.bitDepth, this.options.vif_enhn_gain_limit), GPUBufferUsage.UNIFORM),
-        statPipeline: computePipeline(device, { ...statKernel, label: `vif statistic ${s}`, constants: { HALF: half } }),
+        // 8-bit samples' products fit 16 bits: their vertical sums need no high halves
+        statPipeline: computePipeline(device, { ...statKernel, label: `vif statistic ${s}`, constants: { HALF: half, WIDE_PRODUCTS: s === 0 && format.bitDepth === 8 ? 0 : 1 } }),
       };
       if (s > 0) {
-        scale.ref = buffer(`vif scale ${s} ref`, w * h * 4, GPUBufferUsage.STORAGE);
-        scale.dis = buffer(`vif scale ${s} dis`, w * h * 4, GPUBufferUsage.STORAGE);
+        scale.ref = buffer(`vif scale ${s} ref`, maxBatch * w * h * 4, GPUBufferUsage.STORAGE);
+        scale.dis = buffer(`vif scale ${s} dis`, maxBatch * w * h * 4, GPUBufferUsage.STORAGE);
       }
       if (s < VIF_SCALES - 1) {
         const decimateKernel = s === 0 ? VIF_KERNELS.decimateFrame : VIF_KERNELS.decimatePlane;
@@ -137,8 +146,9 @@ export class VifGpu implements GpuStage {
     }
   }
 
-  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    const groups = this.groupsFor(frame, results, resultOffset);
+  encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
+    if (batch.count > this.maxBatch) throw new Error(`vif: a batch of ${batch.count} frames, sized for ${this.maxBatch}`);
+    const groups = this.groupsFor(batch, results, resultOffset, resultStride);
     for (let s = 0; s < VIF_SCALES; s++) {
       const scale = this.scales[s]!;
       if (s > 0) {
@@ -146,14 +156,14 @@ export class VifGpu implements GpuStage {
         const pass = passes.beginComputePass(`vif decimate ${s}`);
         pass.setPipeline(from.decimatePipeline!);
         pass.setBindGroup(0, s === 1 ? groups.decimate0 : from.decimateGroup!);
-        pass.dispatchWorkgroups(Math.ceil(scale.width / DECIMATE_TILE[0]), Math.ceil(scale.height / DECIMATE_TILE[1]));
+        pass.dispatchWorkgroups(Math.ceil(scale.width / DECIMATE_TILE[0]), Math.ceil(scale.height / DECIMATE_TILE[1]), batch.count);
         pass.end();
       }
       if (s === 0 && this.options.vif_skip_scale0) continue;
       const pass = passes.beginComputePass(`vif scale ${s}`);
       pass.setPipeline(scale.statPipeline);
       pass.setBindGroup(0, groups.stat[s]!);
-      pass.dispatchWorkgroups(Math.ceil(scale.width / STAT_TILE[0]), Math.ceil(scale.height / STAT_TILE[1]));
+      pass.dispatchWorkgroups(Math.ceil(scale.width / STAT_TILE[0]), Math.ceil(scale.height / STAT_TILE[1]), batch.count);
       pass.end();
     }
   }
@@ -176,29 +186,54 @@ export class VifGpu implements GpuStage {
 
   close(): void {
     for (const b of this.owned) b.destroy();
+    for (const b of this.layouts.values()) b.destroy();
     this.owned.length = 0;
+    this.layouts.clear();
     this.scales = [];
-    this.slotGroups = new WeakMap();
+    this.batchGroups = new WeakMap();
   }
 
-  /** Bind groups that read a frame slot's buffers: built on the slot's first frame, then reused. */
-  private groupsFor(frame: GpuFrame, results: GPUBuffer, resultOffset: number): SlotGroups {
-    const known = this.slotGroups.get(frame.ref);
-    if (known && known.results === results && known.resultOffset === resultOffset) return known;
-    const sums = { buffer: results, offset: resultOffset, size: this.resultWords * 4 };
+  /** The batch layout uniform for these strides: made on first use, never rewritten (so never out of order with a recorded pass). */
+  private layoutFor(refStride: number, distStride: number, resultStride: number): GPUBuffer {
+    const key = `${refStride}/${distStride}/${resultStride}`;
+    let b = this.layouts.get(key);
+    if (!b) {
+      b = this.device!.createBuffer({ label: `vif batch ${key}`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      this.device!.queue.writeBuffer(b, 0, new Uint32Array([refStride, distStride, resultStride / 4, 0]));
+      this.layouts.set(key, b);
+    }
+    return b;
+  }
+
+  /**
+   * Bind groups that read a batch's buffers: built the first time a buffer is seen at a
+   * place (`base`) with a result slice, then reused. The frame buffers and the results are
+   * bound from the batch's first frame (offsets multiples of 256) to their ends.
+   */
+  private groupsFor(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): BatchGroups {
+    let byPlace = this.batchGroups.get(batch.ref);
+    if (!byPlace) this.batchGroups.set(batch.ref, (byPlace = new Map()));
+    const key = `${batch.base}/${batch.refStride}/${batch.distStride}/${resultOffset}/${resultStride}`;
+    const known = byPlace.get(key);
+    if (known && known.dist === batch.dist && known.results === results) return known;
+    const from = (buffer: GPUBuffer, offset: number): GPUBufferBinding => ({ buffer, offset, size: buffer.size - offset });
+    const ref = from(batch.ref, batch.base * batch.refStride);
+    const dist = from(batch.dist, batch.base * batch.distStride);
+    const sums = from(results, resultOffset);
+    const layout = { buffer: this.layoutFor(batch.refStride, batch.distStride, resultStride) };
     const [s0, s1] = [this.scales[0]!, this.scales[1]!];
-    const [ref, dist, planes, log2Table] = [frame.ref, frame.dist, this.planes!, this.log2Table!].map((buffer) => ({ buffer }));
-    const groups: SlotGroups = {
+    const [planes, log2Table] = [this.planes!, this.log2Table!].map((buffer) => ({ buffer }));
+    const groups: BatchGroups = {
+      dist: batch.dist,
       results,
-      resultOffset,
       stat: this.scales.map((scale, s) =>
         s === 0
-          ? this.bindGroup(scale.statPipeline, [ref, dist, planes, { buffer: scale.statParams }, sums, log2Table])
-          : this.bindGroup(scale.statPipeline, [{ buffer: scale.ref! }, { buffer: scale.dis! }, undefined, { buffer: scale.statParams }, sums, log2Table]),
+          ? this.bindGroup(scale.statPipeline, [ref, dist, planes, { buffer: scale.statParams }, sums, log2Table, layout])
+          : this.bindGroup(scale.statPipeline, [{ buffer: scale.ref! }, { buffer: scale.dis! }, undefined, { buffer: scale.statParams }, sums, log2Table, layout]),
       ),
-      decimate0: this.bindGroup(s0.decimatePipeline!, [ref, dist, planes, { buffer: s0.decimateParams! }, { buffer: s1.ref! }, { buffer: s1.dis! }]),
+      decimate0: this.bindGroup(s0.decimatePipeline!, [ref, dist, planes, { buffer: s0.decimateParams! }, { buffer: s1.ref! }, { buffer: s1.dis! }, layout]),
     };
-    this.slotGroups.set(frame.ref, groups);
+    byPlace.set(key, groups);
     return groups;
   }
 
