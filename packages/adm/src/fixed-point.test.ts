@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { CubeShifts, maskedCube, maskedCubeExact } from "./contrast-masking.ts";
 import { scaledMagnitudeQ32, weightQ32 } from "./csf-bands.ts";
-import { fma } from "./fma.ts";
+import { fma, fmaExact } from "./fma.ts";
 import { int64ToFloat32, splitToFloat32 } from "./int64.ts";
 import { ONE_THIRD_F, powf } from "./powf.ts";
 
@@ -162,5 +162,23 @@ describe("fma and powf", () => {
       const real = Math.pow(x, ONE_THIRD_F);
       expect(Math.abs(got - real)).toBeLessThanOrEqual(2 ** (Math.floor(Math.log2(real)) - 23));
     }
+  });
+});
+
+describe("fma's fast path", () => {
+  test("equals the BigInt fma on random operands and on products whose sums land on or next to a tie", () => {
+    const cases: [number, number, number][] = [];
+    for (let i = 0; i < 20000; i++) {
+      cases.push([(random() - 0.5) * 2 ** randomInt(-30, 30), (random() - 0.5) * 2 ** randomInt(-30, 30), (random() - 0.5) * 2 ** randomInt(-60, 30)]);
+    }
+    for (let i = 0; i < 20000; i++) {
+      // a·b has 2^-60-grained tails: c cancels its head so a·b + c sits at or near a tie of the result
+      const a = 1 + randomInt(1, 2 ** 20) * 2 ** -30;
+      const b = 1 + randomInt(1, 2 ** 20) * 2 ** -30;
+      const p = a * b;
+      const tail = [0, 2 ** -53, -(2 ** -53), 2 ** -54, 2 ** -60][randomInt(0, 4)]!;
+      cases.push([a, b, -Math.floor(p) + tail], [a, b, -(p - 2 ** -52) + tail], [-a, b, p + tail]);
+    }
+    for (const [a, b, c] of cases) expect(fma(a, b, c)).toBe(fmaExact(a, b, c));
   });
 });
