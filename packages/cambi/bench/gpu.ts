@@ -2,7 +2,8 @@
 // every pass, one readback per frame), batches of 8 pipelined frames per iteration, at
 // 1080p (golden nat_1920x1080, first frame pair) and at 4K (the same frames upscaled 2x,
 // nearest neighbour, and tiled 2x2); then the GPU time of each pass (timestamp queries)
-// per frame, and how many frames were scored on the CPU because a pooled sum reached 2^29.
+// per frame (the replay of libvmaf's top-k pooling is the pass "cambi top-k replay"), how many
+// picture scales the GPU replayed and how many frames were still scored on the CPU.
 // VQ_BENCH_INPUTS=1080p,4k,4k-tiled limits the inputs.
 import { Bench } from "tinybench";
 import { FeatureCollector, Picture, Y4mReader } from "@vq/core";
@@ -107,7 +108,7 @@ console.table(
   bench.tasks.map((t) => {
     const r = t.result as { latency?: { mean: number }; period?: number } | undefined;
     const ms = r?.latency?.mean ?? r?.period ?? NaN;
-    return { task: t.name, "ms/iteration": ms.toFixed(3), "ms/frame": (ms / BATCH).toFixed(3), fps: ((BATCH * 1000) / ms).toFixed(1), "replayed on CPU": stages.get(t.name)?.replayedFrames ?? 0 };
+    return { task: t.name, "ms/iteration": ms.toFixed(3), "ms/frame": (ms / BATCH).toFixed(3), fps: ((BATCH * 1000) / ms).toFixed(1), "replayed on CPU": stages.get(t.name)?.replayedFrames ?? 0, "scales replayed on GPU": stages.get(t.name)?.gpuReplayedScales ?? 0 };
   }),
 );
 if (profiles.length) {

@@ -9,6 +9,7 @@ import modeFilterWgsl from "../../../shaders/cambi/mode-filter.wgsl" with { type
 import preprocessWgsl from "../../../shaders/cambi/preprocess.wgsl" with { type: "text" };
 import spatialMaskWgsl from "../../../shaders/cambi/spatial-mask.wgsl" with { type: "text" };
 import poolingWgsl from "../../../shaders/cambi/topk-pooling.wgsl" with { type: "text" };
+import replayWgsl from "../../../shaders/cambi/topk-replay.wgsl" with { type: "text" };
 
 /** Pixels per workgroup side of the per-pixel kernels and of the c-value tiles. */
 export const TILE = 16;
@@ -31,5 +32,6 @@ export const CAMBI_KERNELS = {
   histogram: { label: "cambi select histogram", code: pooling, entryPoint: "histogram" },
   find: { label: "cambi select find", code: pooling, entryPoint: "find" },
   sumAbove: { label: "cambi sum above", code: pooling, entryPoint: "sum_above" },
+  replay: { label: "cambi top-k replay", code: [u64Wgsl, replayWgsl].join("\n") },
   frameCopy: { label: "cambi frame copy", code: [frameWgsl, frameCopyWgsl].join("\n") },
 } satisfies Record<string, KernelSpec>;

@@ -24,7 +24,7 @@ async function scoreOnGpu(pair: GoldenPair, stages: CambiGpu[]): Promise<{ colle
   return scoreVideos(await Y4mReader.open(goldenPath(pair.reference)), await Y4mReader.open(goldenPath(pair.distorted)), new GpuBackend(gpu!, stages));
 }
 
-const tally = { pairs: 0, runs: 0, values: 0, differing: 0, maxAbs: 0, replayed: 0 };
+const tally = { pairs: 0, runs: 0, values: 0, differing: 0, maxAbs: 0, replayed: 0, gpuReplayed: 0 };
 
 describe.skipIf(!gpu)("cambi on the GPU matches libvmaf bit for bit (out_full)", () => {
   for (const pair of goldenPairs()) {
@@ -69,7 +69,7 @@ describe.skipIf(!gpu)("cambi on the GPU matches libvmaf bit for bit (out_full)",
             expect(differing, run.run).toEqual([]);
           }
         }
-        for (const stage of stages.values()) tally.replayed += stage.replayedFrames;
+        for (const stage of stages.values()) (tally.replayed += stage.replayedFrames), (tally.gpuReplayed += stage.gpuReplayedScales);
         tally.pairs++;
       },
       900_000,
@@ -81,6 +81,6 @@ afterAll(() => {
   if (!gpu) return;
   console.log(
     `cambi GPU parity: ${tally.pairs} pairs, ${tally.runs} runs, ${tally.values} values (per frame + pooled) compared with out_full, ` +
-      `${tally.differing} differ (max |Δ| ${tally.maxAbs}); frames replayed on the CPU: ${tally.replayed}`,
+      `${tally.differing} differ (max |Δ| ${tally.maxAbs}); frames replayed on the CPU: ${tally.replayed}, scales replayed on the GPU: ${tally.gpuReplayed}`,
   );
 });

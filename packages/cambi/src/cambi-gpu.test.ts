@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, isVqError, Picture, type PictureFormat, type PixelFormat } from "@vq/core";
+import { FeatureCollector, isVqError, Picture, Y4mReader, type PictureFormat, type PixelFormat } from "@vq/core";
+import { goldenPath } from "@vq/core/golden";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { CambiCpu } from "./cambi-cpu.ts";
@@ -91,6 +92,16 @@ async function expectSameAsCpu(options: Partial<Record<string, string>>, frames:
   return stage;
 }
 
+/** `p` upscaled 2x by repeating samples (every plane), as tools/bench-inputs.ts does. */
+function upscale2x(p: Picture): Picture {
+  const out = Picture.allocate({ ...p.format, width: 2 * p.width, height: 2 * p.height });
+  out.planes.forEach((plane, i) => {
+    const src = p.planes[i]!;
+    for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = src.data[(y >> 1) * src.stride + (x >> 1)]!;
+  });
+  return out;
+}
+
 function formatOf(width: number, height: number, bitDepth: number, pixelFormat: PixelFormat = "420"): PictureFormat {
   return { width, height, bitDepth, pixelFormat };
 }
@@ -126,16 +137,31 @@ describe.skipIf(!gpu)("cambi on the GPU gives the CPU's doubles", () => {
     await expectSameAsCpu({ full_ref: "true", src_width: "400", src_height: "250" }, banded(formatOf(330, 220, 10), 1, 2));
   }, 180_000);
 
-  test("high-resolution speed-up at 1080p, and sums past 2^29: exact on the GPU or replayed on the CPU", async () => {
+  test("high-resolution speed-up at 1080p, and sums past 2^29: exact on the GPU, or libvmaf's pooling replayed on the GPU", async () => {
     const format = formatOf(1920, 1080, 8, "400");
     await expectSameAsCpu({ cambi_high_res_speedup: "1080", cambi_vis_lum_threshold: "0.06", cambi_max_val: "17" }, banded(format, 1, 2));
     const big = [{ ref: stripes(format, 1, 12), dist: stripes(format, 1, 12) }];
     // Past 2^29, but every top-k value is at least the k-th, whose last bit is coarse enough
     // for every partial sum to stay exact: pooled on the GPU.
-    expect((await expectSameAsCpu({ topk: "0.9" }, big)).replayedFrames).toBe(0);
-    // Every non-zero value pooled (topk = 1), the smallest near 0.5: replayed on the CPU.
-    expect((await expectSameAsCpu({ topk: "1" }, big)).replayedFrames).toBe(1);
+    const exact = await expectSameAsCpu({ topk: "0.9" }, big);
+    expect([exact.replayedFrames, exact.gpuReplayedScales]).toEqual([0, 0]);
+    // Every non-zero value pooled (topk = 1), the smallest near 0.5: libvmaf's order matters,
+    // replayed on the GPU (not on the CPU).
+    const replayed = await expectSameAsCpu({ topk: "1" }, big);
+    expect(replayed.replayedFrames).toBe(0);
+    expect(replayed.gpuReplayedScales).toBeGreaterThan(0);
   }, 300_000);
+
+  test("a 4K frame upscaled from the golden 1080p pair (as tools/bench-inputs.ts makes it): libvmaf's pooling replayed on the GPU, none on the CPU", async () => {
+    const reader = await Y4mReader.open(goldenPath("vectors/nat_1920x1080.x264crf35.y4m"));
+    const frame = (await reader.read())!;
+    await reader.close();
+    const big = upscale2x(frame);
+    // scale 0's top-k sum passes 2^29 with many values near 0.5: its order matters
+    const stage = await expectSameAsCpu({}, [{ ref: big, dist: big }]);
+    expect(stage.replayedFrames).toBe(0);
+    expect(stage.gpuReplayedScales).toBeGreaterThan(0);
+  }, 600_000);
 
   test("luma above the bit depth's maximum is an error naming the frame and sample", async () => {
     const frames = banded(formatOf(330, 220, 10), 2, 2);

@@ -6,16 +6,21 @@ import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan }
 import { appendCambiScores, combineScales } from "./cambi-scores.ts";
 import { visibleSteps } from "./c-values.ts";
 import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
-import { POOL_WORDS, pooledFromWords } from "./exact-pooling.ts";
+import { POOL_WORDS, pooledFromWords, replayedMean } from "./exact-pooling.ts";
 import { libvmafStride, resampleIndices } from "./preprocess.ts";
 import { RECIPROCAL } from "./reciprocal.ts";
 import { maskThreshold } from "./spatial-mask.ts";
 import { topkCount } from "./topk-pooling.ts";
+import { maxCValue, REPLAY_WORDS, replayJobs, topkReplay } from "./topk-replay.ts";
 
-/** Result words: per picture (distorted, source) and scale the pooling words, then per picture the bad-luma word. */
+/**
+ * Result words: per picture (distorted, source) and scale the pooling words, then per
+ * picture the bad-luma word, then per picture and scale the top-k replay's words.
+ */
 const PICTURES = 2;
 const BAD_LUMA_WORD = PICTURES * NUM_SCALES * POOL_WORDS;
-const RESULT_WORDS = BAD_LUMA_WORD + PICTURES;
+const REPLAY_BASE = BAD_LUMA_WORD + PICTURES;
+const RESULT_WORDS = REPLAY_BASE + PICTURES * NUM_SCALES * REPLAY_WORDS;
 /** Grid-stride kernels over the c-values use at most this many workgroups. */
 const MAX_POOL_GROUPS = 1024;
 /** Bit set words of the c-value kernel: band codes it can track. */
@@ -51,8 +56,10 @@ interface PictureJob {
  * anti-dithering, spatial mask, decimation, mode filter, c-values, top-k pooling) and only
  * each scale's exact pooling sums come back, in the frame's single readback; the host
  * weights the scales as the CPU does, so the scores are the same doubles. When a pooled
- * sum reaches 2^29 (libvmaf's double sum then depends on its quickselect order) the frame
- * is read back and scored by CambiCpu instead. Heatmaps are CPU-only.
+ * sum reaches 2^29 (libvmaf's double sum then depends on its quickselect order) the GPU
+ * replays libvmaf's quickselect and double sum (topk-replay.ts); only where it cannot
+ * (buffers past the device's limits, or a quickselect past its round bound) is the frame
+ * read back and scored by CambiCpu. Heatmaps are CPU-only.
  */
 export class CambiGpu implements GpuStage {
   readonly definition = cambiDefinition;
@@ -75,8 +82,10 @@ export class CambiGpu implements GpuStage {
   private readonly replays: Promise<void>[] = [];
   private cpu?: CambiCpu;
   private readonly perScale = new Float64Array(NUM_SCALES);
-  /** Frames scored by the CPU because a pooled sum reached 2^29. */
+  /** Frames scored by the CPU because a pooled sum reached 2^29 and the GPU could not replay it. */
   replayedFrames = 0;
+  /** Pictures and scales whose pooling the GPU replayed (its sum reached 2^29). */
+  gpuReplayedScales = 0;
 
   constructor(readonly options: CambiOptions) {
     this.scoreName = cambiScoreName(options);
@@ -119,7 +128,18 @@ export class CambiGpu implements GpuStage {
     const images = [storage("cambi image a", pixels * 4), storage("cambi image b", pixels * 4)];
     const filtered = storage("cambi filtered", pixels * 4);
     const flat = storage("cambi flatness", pixels * 4);
-    const cValues = storage("cambi c-values", pixels * 4);
+    // c-values of every picture and scale side by side, so that one set of replay
+    // dispatches serves them all (one region, reused, where that would not fit)
+    this.jobs = [{ geometry: plan.enc, useRef: false, sizes: [] }];
+    if (plan.fullRef) this.jobs.push({ geometry: plan.src, useRef: true, sizes: [] });
+    for (const job of this.jobs) job.sizes = scaleSizes(job.geometry.width, job.geometry.height, plan.highResSpeedup);
+    const pixelsOf = this.jobs.map((j) => j.sizes.map(({ width, height }) => width * height));
+    const replay = replayJobs(pixelsOf, this.jobs.map((j) => maxCValue(plan.diffWeights, j.geometry.windowSize)), plan.topk, {
+      resultBase: (p, s) => (p * NUM_SCALES + s) * POOL_WORDS,
+      out: (p, s) => REPLAY_BASE + (p * NUM_SCALES + s) * REPLAY_WORDS,
+      maxBytes: Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize),
+    });
+    const cValues = storage("cambi c-values", replay.words * 4);
     const tableWords = new Uint32Array(32 + Math.max(1, plan.bandSize));
     tableWords.set(plan.diffWeights, 0);
     tableWords.set(visibleSteps(plan), 32);
@@ -146,13 +166,10 @@ export class CambiGpu implements GpuStage {
 
     const input = format;
     const bitDepth = input.bitDepth;
-    this.jobs = [{ geometry: plan.enc, useRef: false, sizes: [] }];
-    if (plan.fullRef) this.jobs.push({ geometry: plan.src, useRef: true, sizes: [] });
     this.passes = [];
     this.jobs.forEach((job, p) => {
       const g = job.geometry;
       const name = job.useRef ? "source" : "distorted";
-      job.sizes = scaleSizes(g.width, g.height, plan.highResSpeedup);
       const frameBindings: Dispatch["bindings"] = ["ref", "dist", planes];
 
       // 1. luma range check, 10 bits at the scoring size, anti-dithering
@@ -200,24 +217,26 @@ export class CambiGpu implements GpuStage {
           dispatches: [{ pipeline: pipelines.mode, bindings: [modeParams, images[current], filtered, images[next]], workgroups: groups(w, h) }],
         });
         const resultBase = (p * NUM_SCALES + s) * POOL_WORDS;
+        const n = w * h;
+        const scaleValues: GPUBufferBinding = { buffer: cValues.buffer, offset: replay.offsets[p]![s]! * 4, size: n * 4 };
         const cParams = uniform(`cambi ${name} c-values ${s}`, [w, h, g.windowSize >> 1, plan.bandBase, plan.bandSize, plan.numDiffs, resultBase, 0]);
         this.passes.push({
           label: `cambi ${name} c-values ${s}`,
-          dispatches: [{ pipeline: pipelines.cValues, bindings: [cParams, filtered, cValues, tables, reciprocal, "results"], workgroups: groups(w, h) }],
+          dispatches: [{ pipeline: pipelines.cValues, bindings: [cParams, filtered, scaleValues, tables, reciprocal, "results"], workgroups: groups(w, h) }],
         });
-        const n = w * h;
         const poolParams = uniform(`cambi ${name} pooling ${s}`, [n, topkCount(plan.topk, n), resultBase, (p * NUM_SCALES + s) * HIST_WORDS]);
         const poolGroups: [number, number] = [Math.min(MAX_POOL_GROUPS, Math.ceil(n / 256)), 1];
         const pool: Dispatch[] = [];
         for (let level = 0; level < 3; level++) {
-          pool.push({ pipeline: pipelines.histogram[level]!, bindings: [poolParams, cValues, "results", hist], workgroups: poolGroups });
+          pool.push({ pipeline: pipelines.histogram[level]!, bindings: [poolParams, scaleValues, "results", hist], workgroups: poolGroups });
           pool.push({ pipeline: pipelines.find[level]!, bindings: [poolParams, undefined, "results", hist], workgroups: [1, 1] });
         }
-        pool.push({ pipeline: pipelines.sumAbove, bindings: [poolParams, cValues, "results"], workgroups: poolGroups });
+        pool.push({ pipeline: pipelines.sumAbove, bindings: [poolParams, scaleValues, "results"], workgroups: poolGroups });
         this.passes.push({ label: `cambi ${name} pooling ${s}`, dispatches: pool });
         current = next;
       });
     });
+    if (replay.jobs.length) this.passes.push({ label: "cambi top-k replay", dispatches: topkReplay(device, replay.jobs, cValues.buffer, this.owned) });
   }
 
   encode(encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
@@ -250,7 +269,10 @@ export class CambiGpu implements GpuStage {
       }
       for (let s = 0; s < NUM_SCALES; s++) {
         const { width, height } = job.sizes[s]!;
-        const pooled = pooledFromWords(words, (p * NUM_SCALES + s) * POOL_WORDS, width * height, plan.topk);
+        const at = REPLAY_BASE + (p * NUM_SCALES + s) * REPLAY_WORDS;
+        const replayed = words[at] === 1;
+        if (replayed) this.gpuReplayedScales++;
+        const pooled = replayed ? replayedMean(words, at, width * height, plan.topk) : pooledFromWords(words, (p * NUM_SCALES + s) * POOL_WORDS, width * height, plan.topk);
         if (pooled === null) {
           this.replay(frame!, index, collector);
           return;

@@ -40,3 +40,9 @@ export function pooledFromWords(words: Uint32Array, at: number, n: number, topk:
   if (units >= exactBelow) return null;
   return (Number(units) * UNIT) / k;
 }
+
+/** libvmaf's top-k mean from the GPU replay's words (topk-replay.ts): its double sum, in units. */
+export function replayedMean(words: Uint32Array, at: number, n: number, topk: number): number {
+  // the sum is a double, so its units are an integer Number converts exactly
+  return (Number(u64(words[at + 1]!, words[at + 2]!)) * UNIT) / topkCount(topk, n);
+}
