@@ -1,5 +1,5 @@
 import { VqError, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipelines, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder } from "@vq/gpu-core";
 import { ADM_GROUP_BUDGET_BYTES, admFrameLayout, admGeometry, admGroupFrames, FRAMES_WORDS, staleSource, type AdmFrameLayout, type AdmGeometry } from "./adm-gpu-geometry.ts";
 import { ADM_KERNELS, BINDING, TILE, type AdmKernel, type BindingName } from "./adm-gpu-kernels.ts";
 import { admParams, PARAMS_BYTES, SUM_WORDS_PER_SCALE } from "./adm-gpu-params.ts";
@@ -63,7 +63,7 @@ export class AdmGpu implements GpuStage {
     this.debugNames = ADM_DEBUG_FEATURES.map((n) => admFeatureName(n, options));
   }
 
-  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): void {
+  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): Promise<void> {
     admDefinition.checkFormat?.(this.options, format);
     const settings = admSettings(this.options, this.simd);
     const simd = settings.simd ?? SIMD_PROFILES.avx512;
@@ -126,7 +126,9 @@ export class AdmGpu implements GpuStage {
       denRows: storage("adm denominator rows", group * layout.rowsWords * 4),
     };
     this.params = admParams(geometry, format.width, format.bitDepth, settings).map((p, s) => uniform(`adm params scale ${s}`, p));
-    for (const k of Object.values(ADM_KERNELS)) this.pipelines.set(k, computePipeline(device, k.spec));
+    // every kernel at once, on Dawn's threads (a cold start's largest part)
+    const kernels = Object.values(ADM_KERNELS);
+    return computePipelines(device, kernels.map((k) => k.spec)).then((built) => kernels.forEach((k, i) => this.pipelines.set(k, built[i]!)));
   }
 
   /** Bytes of GPU memory this stage holds (its intermediates for `group` frames and its uniforms). */

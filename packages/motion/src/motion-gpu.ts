@@ -1,5 +1,5 @@
 import { packedLayout, uint64ToNumber, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
+import { computePipelines, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import motionWgsl from "../../../shaders/motion/motion.wgsl" with { type: "text" };
 import { motionDefinition, motionFeatureNames, motionFrameDistance, motionOptions, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
@@ -57,7 +57,7 @@ export class MotionGpu implements GpuStage {
     this.distance = motionFrameDistance(options);
   }
 
-  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): void {
+  async init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): Promise<void> {
     motionDefinition.checkFormat?.(this.options, format);
     this.close();
     this.format = format;
@@ -77,11 +77,11 @@ export class MotionGpu implements GpuStage {
     }
     this.device = device;
     const kernels = motionKernels(format.bitDepth);
-    this.columnsPipeline = computePipeline(device, kernels.columns);
-    this.sadPipeline = computePipeline(device, kernels.sad);
+    const built = computePipelines(device, [kernels.columns, kernels.sad]);
     this.uniforms = device.createBuffer({ label: "motion planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.uniforms, 0, planeUniforms(format, packedLayout(format).planes));
     this.ring = device.createBuffer({ label: "motion columns", size: bytes, usage: GPUBufferUsage.STORAGE });
+    [this.columnsPipeline, this.sadPipeline] = await built;
   }
 
   encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {

@@ -1,5 +1,5 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipelines, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
@@ -87,7 +87,7 @@ export class VifGpu implements GpuStage {
     this.names = vifFeatureNames(options);
   }
 
-  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): void {
+  async init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): Promise<void> {
     vifDefinition.checkFormat?.(this.options, format);
     this.close(); // a second init (another format) starts afresh
     const { device } = gpu;
@@ -117,25 +117,34 @@ export class VifGpu implements GpuStage {
     this.planes = buffer("vif planes", planeUniforms(format, packedLayout(format).planes), GPUBufferUsage.UNIFORM);
     this.log2Table = buffer("vif log2 table", packedLog2Table(createLog2Table()), GPUBufferUsage.STORAGE);
 
+    // every kernel at once, on Dawn's threads (a cold start's largest part)
+    const statSpec = (s: number): KernelSpec => ({
+      ...(s === 0 ? VIF_KERNELS.statisticFrame : VIF_KERNELS.statisticPlane),
+      label: `vif statistic ${s}`,
+      // 8-bit samples' products fit 16 bits: their vertical sums need no high halves
+      constants: { HALF: VIF_FILTER_HALF[s]!, WIDE_PRODUCTS: s === 0 && format.bitDepth === 8 ? 0 : 1 },
+    });
+    const decimateSpec = (s: number): KernelSpec => ({ ...(s === 0 ? VIF_KERNELS.decimateFrame : VIF_KERNELS.decimatePlane), label: `vif decimate ${s}`, constants: { HALF: VIF_FILTER_HALF[s + 1]! } });
+    const scaleIndices = [...Array(VIF_SCALES).keys()];
+    const [statPipelines, decimatePipelines] = await Promise.all([
+      computePipelines(device, scaleIndices.map(statSpec)),
+      computePipelines(device, scaleIndices.slice(0, -1).map(decimateSpec)),
+    ]);
     this.scales = [];
     for (let s = 0, w = format.width, h = format.height; s < VIF_SCALES; s++, w >>= 1, h >>= 1) {
-      const half = VIF_FILTER_HALF[s]!;
-      const statKernel = s === 0 ? VIF_KERNELS.statisticFrame : VIF_KERNELS.statisticPlane;
       const scale: Scale = {
         width: w,
         height: h,
         statParams: buffer(`vif statistic ${s} params`, statisticParams(s, w, h, format.bitDepth, this.options.vif_enhn_gain_limit), GPUBufferUsage.UNIFORM),
-        // 8-bit samples' products fit 16 bits: their vertical sums need no high halves
-        statPipeline: computePipeline(device, { ...statKernel, label: `vif statistic ${s}`, constants: { HALF: half, WIDE_PRODUCTS: s === 0 && format.bitDepth === 8 ? 0 : 1 } }),
+        statPipeline: statPipelines[s]!,
       };
       if (s > 0) {
         scale.ref = buffer(`vif scale ${s} ref`, maxBatch * w * h * 4, GPUBufferUsage.STORAGE);
         scale.dis = buffer(`vif scale ${s} dis`, maxBatch * w * h * 4, GPUBufferUsage.STORAGE);
       }
       if (s < VIF_SCALES - 1) {
-        const decimateKernel = s === 0 ? VIF_KERNELS.decimateFrame : VIF_KERNELS.decimatePlane;
         scale.decimateParams = buffer(`vif decimate ${s} params`, decimateParams(s, w, h, format.bitDepth), GPUBufferUsage.UNIFORM);
-        scale.decimatePipeline = computePipeline(device, { ...decimateKernel, label: `vif decimate ${s}`, constants: { HALF: VIF_FILTER_HALF[s + 1]! } });
+        scale.decimatePipeline = decimatePipelines[s]!;
       }
       this.scales.push(scale);
     }
