@@ -31,18 +31,23 @@ function zodFor(name: string, def: OptionDef): z.ZodType {
  * and for naming features after non-default options.
  */
 export class OptionTable<T extends Record<string, OptionDef>> {
-  readonly schema: z.ZodType<OptionValues<T>>;
   readonly defaults: OptionValues<T>;
+  private built?: z.ZodType<OptionValues<T>>;
 
   constructor(readonly extractor: string, readonly defs: T) {
-    const shape: Record<string, z.ZodType> = {};
     const defaults: Record<string, unknown> = {};
-    for (const [name, def] of Object.entries(defs)) {
-      shape[name] = zodFor(name, def).default(def.default as never);
-      defaults[name] = def.default;
-    }
-    this.schema = z.strictObject(shape) as unknown as z.ZodType<OptionValues<T>>;
+    for (const [name, def] of Object.entries(defs)) defaults[name] = def.default;
     this.defaults = defaults as OptionValues<T>;
+  }
+
+  /** The zod schema, built on first use: building every table's at start-up took ~60 ms. */
+  get schema(): z.ZodType<OptionValues<T>> {
+    if (!this.built) {
+      const shape: Record<string, z.ZodType> = {};
+      for (const [name, def] of Object.entries(this.defs)) shape[name] = zodFor(name, def).default(def.default as never);
+      this.built = z.strictObject(shape) as unknown as z.ZodType<OptionValues<T>>;
+    }
+    return this.built;
   }
 
   /** Validates typed options (library API); throws a VqError naming the bad option. */

@@ -113,7 +113,7 @@ interface Slot {
   /** The batch's copies to the frame buffers were recorded in the previous batch's submission. */
   uploaded: boolean;
   /** Binds the slot's frame and result buffers for the pass that moves them to the kernels' usage. */
-  touchGroup?: GPUBindGroup;
+  touchGroup: GPUBindGroup;
 }
 
 export interface FrameRunnerOptions {
@@ -170,6 +170,8 @@ export class GpuFrameRunner {
   /** A filled batch whose submission waits for the next batch, so that it can carry that batch's upload. */
   private waiting?: Slot;
   private touchPipeline?: GPUComputePipeline;
+  private depth = 2;
+  private readbackBytes = 0;
   private nextSlot = 0;
   /** Submissions and collections happen in batch order, each on its own chain. */
   private submitTail: Promise<unknown> = Promise.resolve();
@@ -231,38 +233,46 @@ export class GpuFrameRunner {
     const readbackBytes = this.resultBytes + (profile ? MAX_PROFILED_PASSES * 16 : 0);
     this.touchPipeline = computePipeline(device, { label: "vq touch frames", code: TOUCH_WGSL });
     // at least 2: a batch is sent only once the next one is filled, in another slot
-    const depth = Math.max(2, this.options.depth ?? 3);
-    for (let i = 0; i < depth; i++) {
-      const ref = device.createBuffer({ label: "vq ref frames", size: this.refStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-      const dist = device.createBuffer({ label: "vq dist frames", size: this.distStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-      this.slots.push({
-        ref,
-        dist,
-        frames: Array.from({ length: batch }, (_, f) => ({
-          index: -1,
-          ref: { buffer: ref, offset: f * this.refStride, size: this.refStride },
-          dist: { buffer: dist, offset: f * this.distStride, size: this.distStride },
-          format,
-          planes,
-        })),
-        staging: device.createBuffer({ label: "vq upload staging", size: Math.max(16, this.hostStride * batch), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
-        stagingReady: Promise.resolve(),
-        results: device.createBuffer({ label: "vq results", size: this.resultBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST }),
-        readback: device.createBuffer({ label: "vq readback", size: readbackBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
-        done: Promise.resolve(),
-        first: 0,
-        count: 0,
-        reads: [],
-        filled: Promise.resolve(),
-        uploaded: false,
-      });
-      const slot = this.slots[this.slots.length - 1]!;
-      slot.touchGroup = device.createBindGroup({
+    // at least 2: a batch is sent only once the next one is filled, in another slot
+    this.depth = Math.max(2, this.options.depth ?? 3);
+    this.readbackBytes = readbackBytes;
+  }
+
+  /** A slot's buffers, made when the ring first reaches it (a short run needs fewer; mapped staging costs ~0.6 ms per MB to make). */
+  private createSlot(): Slot {
+    const { device } = this.gpu;
+    const batch = this.maxBatch;
+    const format = this.format!;
+    const planes = this.planes;
+    const ref = device.createBuffer({ label: "vq ref frames", size: this.refStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const dist = device.createBuffer({ label: "vq dist frames", size: this.distStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const results = device.createBuffer({ label: "vq results", size: this.resultBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    return {
+      ref,
+      dist,
+      frames: Array.from({ length: batch }, (_, f) => ({
+        index: -1,
+        ref: { buffer: ref, offset: f * this.refStride, size: this.refStride },
+        dist: { buffer: dist, offset: f * this.distStride, size: this.distStride },
+        format,
+        planes,
+      })),
+      staging: device.createBuffer({ label: "vq upload staging", size: Math.max(16, this.hostStride * batch), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
+      stagingReady: Promise.resolve(),
+      results,
+      readback: device.createBuffer({ label: "vq readback", size: this.readbackBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      done: Promise.resolve(),
+      first: 0,
+      count: 0,
+      reads: [],
+      filled: Promise.resolve(),
+      uploaded: false,
+      touchGroup: device.createBindGroup({
         label: "vq touch frames",
         layout: this.touchPipeline!.getBindGroupLayout(0),
-        entries: [slot.ref, slot.dist, slot.results].map((buffer, binding) => ({ binding, resource: { buffer } })),
-      });
-    }
+        entries: [ref, dist, results].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      }),
+    };
   }
 
   private refAt(f: number): number {
@@ -319,7 +329,8 @@ export class GpuFrameRunner {
       if (index !== open.first + open.count) throw new Error(`GpuFrameRunner: frame ${index} after frame ${open.first + open.count - 1}: frames must come in order`);
       return open;
     }
-    const slot = this.slots[this.nextSlot++ % this.slots.length]!;
+    const at = this.nextSlot++ % this.depth;
+    const slot = (this.slots[at] ??= this.createSlot());
     await slot.done;
     await slot.stagingReady;
     this.throwIfFailed();
