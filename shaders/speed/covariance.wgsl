@@ -1,27 +1,66 @@
-// est_params' step 1 on the GPU: the means of the 25 shifted copies of each detail picture
-// (float sums in libvmaf's order, one thread each) and the 325 distinct covariance sums,
-// accumulated as float pairs (about 48 bits) so that rounding them to float agrees with
-// libvmaf's double sums. Needs speed/exact-f32.wgsl, speed/params.wgsl and the bindings
-// of speed/detail.wgsl.
-
-@compute @workgroup_size(32)
-fn means(@builtin(local_invocation_index) k: u32, @builtin(workgroup_id) wg: vec3u) {
-  if (k >= ELEMENTS) {
-    return;
-  }
-  let img = wg.z;
-  let at = work_detail(img) + (k / BLOCK) * params.dec_w + k % BLOCK;
-  var sum = 0.0;
-  for (var y = 0u; y < params.sub_h; y++) {
-    for (var x = 0u; x < params.sub_w; x++) {
-      sum = sum + work[at + y * params.dec_w + x];
-    }
-  }
-  work[work_means(img) + k] = div_rn(sum, f32(params.sub_w * params.sub_h));
-}
+// est_params' step 1 on the GPU: the means of the 25 shifted copies of each detail
+// picture, then the 325 distinct covariance sums, accumulated as float pairs (about 48
+// bits) so that rounding them to float agrees with libvmaf's double sums. The means are
+// summed in a tree, not in libvmaf's float order: a mean m enters the centred sum only
+// through n (mean - m_a)(mean - m_b), far below the sum's last bit. Needs
+// speed/exact-f32.wgsl, speed/params.wgsl and the bindings of speed/detail.wgsl.
 
 const WG: u32 = 64u;
 var<workgroup> partial: array<vec2f, WG>;
+
+// Thread li's samples of the shifted copy's region, li, li + WG, ...: the first one's
+// (x, y), and the step, so that the loops need no division.
+struct RegionWalk {
+  x: u32,
+  y: u32,
+  dx: u32,
+  dy: u32,
+}
+
+fn region_walk(li: u32) -> RegionWalk {
+  let w = params.sub_w;
+  var walk = RegionWalk(li, 0u, WG % w, WG / w);
+  while (walk.x >= w) {
+    walk.x -= w;
+    walk.y++;
+  }
+  return walk;
+}
+
+fn walk_step(walk: ptr<function, RegionWalk>) {
+  (*walk).x += (*walk).dx;
+  (*walk).y += (*walk).dy;
+  if ((*walk).x >= params.sub_w) {
+    (*walk).x -= params.sub_w;
+    (*walk).y++;
+  }
+}
+
+// Workgroup k: copy k of image z, summed in a tree.
+@compute @workgroup_size(WG)
+fn means(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u) {
+  let k = wg.x;
+  let img = wg.z;
+  let at = work_detail(img) + (k / BLOCK) * params.dec_w + k % BLOCK;
+  let n = params.sub_w * params.sub_h;
+  var walk = region_walk(li);
+  var sum = 0.0;
+  for (var p = li; p < n; p += WG) {
+    sum += work[at + walk.y * params.dec_w + walk.x];
+    walk_step(&walk);
+  }
+  partial[li] = vec2f(sum, 0.0);
+  workgroupBarrier();
+  for (var s = WG / 2u; s > 0u; s = s >> 1u) {
+    if (li < s) {
+      partial[li].x += partial[li + s].x;
+    }
+    workgroupBarrier();
+  }
+  if (li == 0u) {
+    work[work_means(img) + k] = partial[0].x / f32(n);
+  }
+}
 
 // Workgroup e: entry (a, b), b <= a, numbered row by row of the lower triangle.
 @compute @workgroup_size(WG)
@@ -38,9 +77,11 @@ fn covariance(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) w
   let mean_a = work[work_means(img) + a];
   let mean_b = work[work_means(img) + b];
   let n = params.sub_w * params.sub_h;
+  var walk = region_walk(li);
   var acc = vec2f(0.0, 0.0);
   for (var p = li; p < n; p += WG) {
-    let offset = (p / params.sub_w) * params.dec_w + p % params.sub_w;
+    let offset = walk.y * params.dec_w + walk.x;
+    walk_step(&walk);
     // x - mean, exact as a pair, like libvmaf's double subtraction
     let ca = two_sum(work[at_a + offset], -mean_a);
     let cb = two_sum(work[at_b + offset], -mean_b);

@@ -3,6 +3,11 @@
 // horizontal; products unfused). Needs common/frame.wgsl, speed/exact-f32.wgsl,
 // speed/params.wgsl and a source (speed/chroma-source.wgsl or speed/temporal-source.wgsl).
 
+// The filters' lengths, fixed when the pipelines are made (from speed_kernelscale), so that
+// compilers can unroll the taps and keep many loads in flight.
+override AA_TAPS: u32 = 9u;
+override LM_TAPS: u32 = 3u;
+
 // the decimated pictures, image after image
 @group(0) @binding(5) var<storage, read_write> raw: array<f32>;
 // per image: the detail picture and what is derived from it (params.wgsl's work_*)
@@ -42,13 +47,12 @@ fn decimate(@builtin(global_invocation_id) id: vec3u) {
   if (j >= params.dec_w || i >= params.dec_h) {
     return;
   }
-  let n = params.aa_taps;
-  let half = i32(n / 2u);
+  let half = i32(AA_TAPS / 2u);
   var acc = 0.0;
-  for (var kx = 0u; kx < n; kx++) {
+  for (var kx = 0u; kx < AA_TAPS; kx++) {
     let x = mirror(i32(16u * j) - half + i32(kx), params.scaled_w);
     var column = 0.0;
-    for (var ky = 0u; ky < n; ky++) {
+    for (var ky = 0u; ky < AA_TAPS; ky++) {
       let y = mirror(i32(16u * i) - half + i32(ky), params.scaled_h);
       column = column + mul(table_f32(params.aa_at + ky), scaled_sample(id.z, x, y));
     }
@@ -66,13 +70,12 @@ fn remove_local_mean(@builtin(global_invocation_id) id: vec3u) {
     return;
   }
   let base = id.z * params.dec_w * params.dec_h;
-  let n = params.lm_taps;
-  let half = i32(n / 2u);
+  let half = i32(LM_TAPS / 2u);
   var mean = 0.0;
-  for (var kx = 0u; kx < n; kx++) {
+  for (var kx = 0u; kx < LM_TAPS; kx++) {
     let x = mirror(i32(j) - half + i32(kx), params.dec_w);
     var column = 0.0;
-    for (var ky = 0u; ky < n; ky++) {
+    for (var ky = 0u; ky < LM_TAPS; ky++) {
       let y = mirror(i32(i) - half + i32(ky), params.dec_h);
       column = column + mul(table_f32(params.lm_at + ky), raw[base + y * params.dec_w + x]);
     }

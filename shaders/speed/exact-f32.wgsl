@@ -31,7 +31,10 @@ fn round_bits(sign: u32, q_in: u32, e_in: i32, sticky: bool) -> f32 {
   return bitcast<f32>(sign | (u32(e) << 23u) | (q & 0x7fffffu));
 }
 
-// a / b correctly rounded: long division of the significands.
+// a / b correctly rounded. The 25-bit quotient of the significands is estimated in float
+// (a few units off) and fixed by the remainder, which is then small enough for wrapping
+// 32-bit arithmetic to hold exactly: a short chain instead of 25 rounds of long division,
+// which matters on the model fit's serial paths. b must not be 0 (nor a result subnormal).
 fn div_rn(a: f32, b: f32) -> f32 {
   if (a == 0.0) {
     return a;
@@ -40,25 +43,34 @@ fn div_rn(a: f32, b: f32) -> f32 {
   let ub = bitcast<u32>(b);
   var e = i32((ua >> 23u) & 0xffu) - i32((ub >> 23u) & 0xffu) + 127;
   let mb = (ub & 0x7fffffu) | 0x800000u;
-  var r = (ua & 0x7fffffu) | 0x800000u;
-  if (r < mb) {
-    r = r << 1u;
+  var ma = (ua & 0x7fffffu) | 0x800000u;
+  if (ma < mb) {
+    ma = ma << 1u;
     e = e - 1;
   }
-  var q = 0u;
-  for (var i = 0u; i < 25u; i++) {
-    q = q << 1u;
-    if (r >= mb) {
-      r = r - mb;
-      q = q | 1u;
-    }
-    r = r << 1u;
+  // q ~ floor(ma 2^24 / mb) in [2^24, 2^25), within 9; r = ma 2^24 - q mb, |r| < 2^28.
+  // One reciprocal, off by a few ulps, serves both estimates.
+  let inv = 1.0 / f32(mb);
+  var q = u32(min(f32(ma) * inv, 1.9999999) * 16777216.0);
+  var r = bitcast<i32>((ma << 24u) - q * mb);
+  let m = i32(mb);
+  let k = i32(floor(f32(r) * inv));
+  q = u32(i32(q) + k);
+  r = r - k * m;
+  if (r < 0) {
+    q = q - 1u;
+    r = r + m;
   }
-  return round_bits((ua ^ ub) & 0x80000000u, q, e, r != 0u);
+  if (r >= m) {
+    q = q + 1u;
+    r = r - m;
+  }
+  return round_bits((ua ^ ub) & 0x80000000u, q, e, r != 0);
 }
 
 // sqrt(x) correctly rounded (what C's double sqrt of a float gives once stored as float):
-// the integer square root of the significand scaled by 2^26, digit by digit.
+// q = floor(sqrt(m 2^26)) for the significand m, from the float root refined by its exact
+// float residual, then fixed by the integer remainder (small, so exact in 32 bits).
 fn sqrt_rn(x: f32) -> f32 {
   if (x <= 0.0) {
     return x;
@@ -70,24 +82,23 @@ fn sqrt_rn(x: f32) -> f32 {
     m = m << 1u;
     e = e - 1;
   }
-  // q = floor(sqrt(m * 2^26)), fed two bits at a time from the top (bit 50 down)
-  var rem = 0u;
-  var q = 0u;
-  for (var j = 25; j >= 0; j--) {
-    var pair = 0u;
-    if (2 * j >= 26) {
-      pair = (m >> u32(2 * j - 26)) & 3u;
-    }
-    rem = (rem << 2u) | pair;
-    let trial = (q << 2u) | 1u;
-    q = q << 1u;
-    if (rem >= trial) {
-      rem = rem - trial;
-      q = q | 1u;
-    }
+  let big = f32(m) * 67108864.0;
+  let inv_root = inverseSqrt(big);
+  let root = floor(big * inv_root);
+  let p = two_prod(root, root);
+  let residual = unfused(big - p.x) - p.y;
+  var q = u32(i32(root) + i32(floor(residual * (0.5 * inv_root))));
+  var rem = bitcast<i32>((m << 26u) - q * q);
+  for (var i = 0; i < 2 && rem < 0; i++) {
+    q = q - 1u;
+    rem = rem + i32(2u * q + 1u);
+  }
+  for (var i = 0; i < 2 && rem > i32(2u * q); i++) {
+    rem = rem - i32(2u * q + 1u);
+    q = q + 1u;
   }
   // sqrt(x) = q * 2^((e - 26) / 2); keep 25 bits of q
-  var sticky = rem != 0u;
+  var sticky = rem != 0;
   var shift = 0;
   if (q >= 0x2000000u) {
     sticky = sticky || (q & 1u) == 1u;
@@ -148,17 +159,33 @@ fn dd_div(a: vec2f, b: vec2f) -> vec2f {
   return dd_add(quick_two_sum(q1, q2), vec2f(q3, 0.0));
 }
 
-// 1 / sqrt(x) rounded once, as C's `1.0 / sqrt(float)` stored as float.
+// 1 / sqrt(x) rounded once, as C's `1.0 / sqrt(float)` stored as float (x > 0): one
+// Newton step on the native reciprocal root q1, y = q1 (1 + rho/2 + 3 rho^2/8) with
+// rho = 1 - x q1^2 kept as a float pair, so y is good to about 2^-60 before its one
+// rounding. A short chain, as the eigenvalue rotations need it once each.
 fn rsqrt_rn(x: f32) -> f32 {
-  let s = sqrt_rn(x);
-  let p = two_prod(s, s);
-  let low = div_rn(((x - p.x) - p.y), 2.0 * s);
-  return dd_div(vec2f(1.0, 0.0), quick_two_sum(s, low)).x;
+  let q1 = inverseSqrt(x);
+  let q1q1 = two_prod(q1, q1);
+  let xq = two_prod(x, q1q1.x);
+  // 1 - xq.x is exact (xq.x is within a few ulps of 1)
+  let rho = two_sum(unfused(1.0 - xq.x), -xq.y);
+  let rho_lo = unfused(rho.y - mul(x, q1q1.y));
+  let half = two_prod(q1, 0.5 * rho.x);
+  let rest = mul(q1, unfused(0.5 * rho_lo + mul(0.375, mul(rho.x, rho.x))));
+  let sum = two_sum(q1, half.x);
+  return unfused(sum.x + unfused(sum.y + unfused(half.y + rest)));
 }
 
-// a < 1e-6 * b in double, for floats a, b >= 0 (libvmaf's EIGENVALUE_EPS tests).
+// a < 1e-6 * b in double, for floats a, b >= 0 (libvmaf's EIGENVALUE_EPS tests): float
+// products decide unless a is within 1e-5 of the bound, then a float pair does.
 const EPS_DD = vec2f(bitcast<f32>(0x358637bdu), bitcast<f32>(0x2735ed8du));
 fn below_eps_times(a: f32, b: f32) -> bool {
+  if (a < b * 0.99999e-6) {
+    return true;
+  }
+  if (a > b * 1.00001e-6) {
+    return false;
+  }
   let p = dd_mul(EPS_DD, vec2f(b, 0.0));
   return a < p.x || (a == p.x && p.y > 0.0);
 }

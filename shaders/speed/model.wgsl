@@ -1,9 +1,10 @@
-// est_params' steps 2-10 on the GPU, one workgroup per image: the covariance matrix, its
-// eigenvalues (libvmaf's port of GSL: Householder tridiagonalisation, implicit QR steps),
-// the solve K X = Y (libvmaf's Householder QR and back substitution), then per 5x5 block
-// the variance S and the entropy. Float operations in libvmaf's order and rounding
-// (exact-f32.wgsl); the sequential parts run on thread 0, the rest spread over the group.
-// Needs speed/exact-f32.wgsl, speed/log2.wgsl, speed/params.wgsl and the bindings of
+// est_params' steps 2-4 on the GPU, two workgroups per image: the covariance matrix, then
+// side by side its eigenvalues (libvmaf's port of GSL: Householder tridiagonalisation,
+// implicit QR steps) and the QR decomposition that solves K X = Y (libvmaf's Householder
+// QR); speed/block-terms.wgsl does the rest per block. Float operations in libvmaf's order and
+// rounding (exact-f32.wgsl); the sequential parts run on thread 0, the rest spread over
+// the group.
+// Needs speed/exact-f32.wgsl, speed/params.wgsl and the bindings of
 // speed/detail.wgsl.
 
 const WGM: u32 = 256u;
@@ -22,7 +23,6 @@ var<workgroup> d: array<f32, N>;
 var<workgroup> sd: array<f32, N>;
 var<workgroup> eig: array<f32, N>;
 var<workgroup> step_values: array<f32, 4>;
-var<workgroup> solvable: u32;
 
 // (hi + lo) / n rounded to float: libvmaf's double sum / n, stored as float.
 fn covariance_value(hi: f32, lo: f32, n: f32) -> f32 {
@@ -245,29 +245,8 @@ fn product_into_t(li: u32, left: u32, right: u32) {
   }
 }
 
-@compute @workgroup_size(WGM)
-fn fit(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u) {
-  let img = wg.z;
-  let n = f32(params.sub_w * params.sub_h);
-
-  // 1. the covariance matrix from the sums
-  for (var e = li; e < PAIRS; e += WGM) {
-    var a = 0u;
-    while ((a + 1u) * (a + 2u) / 2u <= e) {
-      a++;
-    }
-    let b = e - a * (a + 1u) / 2u;
-    let value = covariance_value(work[work_pairs(img) + 2u * e], work[work_pairs(img) + 2u * e + 1u], n);
-    K[a * N + b] = value;
-    K[b * N + a] = value;
-  }
-  workgroupBarrier();
-
-  // 2. eigenvalues: tridiagonalise a copy (convert_to_tridiagonal) ...
-  for (var e = li; e < NN; e += WGM) {
-    Z[e] = K[e];
-  }
-  workgroupBarrier();
+// convert_to_tridiagonal, then compute_eigenvalues_tridiagonal on thread 0; K is in Z.
+fn eigenvalues(li: u32, img: u32) {
   for (var i = 0u; i < N - 2u; i++) {
     let s = i + 1u;
     if (li == 0u) {
@@ -323,7 +302,6 @@ fn fit(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3
       workgroupBarrier();
     }
   }
-  // ... then QR steps on the tridiagonal matrix (thread 0)
   if (li == 0u) {
     for (var i = 0u; i < N; i++) {
       d[i] = Z[i * N + i];
@@ -332,122 +310,109 @@ fn fit(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3
       sd[i] = Z[(i + 1u) * N + i];
     }
     diagonalise();
-    var regular = 1u;
+    var regular = 1.0;
     for (var i = 0u; i < N; i++) {
+      work[work_eigenvalues(img) + i] = eig[i];
       if (below_eps(eig[i])) {
-        regular = 0u;
+        regular = 0.0;
       }
     }
-    solvable = regular;
+    work[work_flags(img)] = regular;
   }
+}
 
-  // 4. K X = Y through K = Q R, when K is regular (matrix_qr_decomposition)
-  let regular = workgroupUniformLoad(&solvable);
-  if (regular == 1u) {
+// matrix_qr_decomposition of K (in Z): P = Q', T = R = Q' K; R's diagonal checked as
+// solve_triangular_system does.
+fn decompose(li: u32, img: u32) {
+  for (var e = li; e < NN; e += WGM) {
+    P[e] = select(0.0, 1.0, e / N == e % N);
+  }
+  workgroupBarrier();
+  for (var k = 0u; k < N - 1u; k++) {
     for (var e = li; e < NN; e += WGM) {
-      P[e] = select(0.0, 1.0, e / N == e % N);
-      Z[e] = K[e];
+      let r = e / N;
+      let c = e % N;
+      if (r < k || c < k) {
+        Z[e] = select(0.0, 1.0, r == c);
+      }
     }
     workgroupBarrier();
-    for (var k = 0u; k < N - 1u; k++) {
-      for (var e = li; e < NN; e += WGM) {
-        let r = e / N;
-        let c = e % N;
-        if (r < k || c < k) {
-          Z[e] = select(0.0, 1.0, r == c);
-        }
-      }
-      workgroupBarrier();
-      if (li < N) {
-        v[li] = Z[li * N + k];
-      }
-      workgroupBarrier();
-      if (li == 0u) {
-        let norm = vector_norm();
-        v[k] = v[k] + sign_of(K[k * N + k]) * norm;
-        step_values[0] = vector_norm();
-      }
-      workgroupBarrier();
-      let length = step_values[0];
-      workgroupBarrier();
-      if (li < N) {
-        v[li] = div_rn(v[li], length);
-      }
-      workgroupBarrier();
-      for (var e = li; e < NN; e += WGM) {
-        let r = e / N;
-        let c = e % N;
-        let h = mul(-2.0 * v[r], v[c]);
-        H[e] = select(h, h + 1.0, r == c);
-      }
-      workgroupBarrier();
-      product_into_t(li, 0u, 1u);
-      workgroupBarrier();
-      for (var e = li; e < NN; e += WGM) {
-        Z[e] = T[e];
-      }
-      workgroupBarrier();
-      product_into_t(li, 0u, 2u);
-      workgroupBarrier();
-      for (var e = li; e < NN; e += WGM) {
-        P[e] = T[e];
-      }
-      workgroupBarrier();
+    if (li < N) {
+      v[li] = Z[li * N + k];
     }
-    product_into_t(li, 2u, 3u);
     workgroupBarrier();
     if (li == 0u) {
-      for (var i = 0u; i < N; i++) {
-        if (below_eps(abs(T[i * N + i]))) {
-          solvable = 0u;
-        }
-      }
+      let norm = vector_norm();
+      v[k] = v[k] + sign_of(K[k * N + k]) * norm;
+      step_values[0] = vector_norm();
     }
+    workgroupBarrier();
+    let length = step_values[0];
+    workgroupBarrier();
+    if (li < N) {
+      v[li] = div_rn(v[li], length);
+    }
+    workgroupBarrier();
+    for (var e = li; e < NN; e += WGM) {
+      let r = e / N;
+      let c = e % N;
+      let h = mul(-2.0 * v[r], v[c]);
+      H[e] = select(h, h + 1.0, r == c);
+    }
+    workgroupBarrier();
+    product_into_t(li, 0u, 1u);
+    workgroupBarrier();
+    for (var e = li; e < NN; e += WGM) {
+      Z[e] = T[e];
+    }
+    workgroupBarrier();
+    product_into_t(li, 0u, 2u);
+    workgroupBarrier();
+    for (var e = li; e < NN; e += WGM) {
+      P[e] = T[e];
+    }
+    workgroupBarrier();
   }
-  let solved = workgroupUniformLoad(&solvable) == 1u;
-
-  // 5-9. per block: S = sum over k of X Y / 25, then the entropy over the eigenvalues
-  let detail = work_detail(img);
-  for (var b = li; b < blocks(); b += WGM) {
-    let corner = (b / params.blocks_x) * BLOCK * params.dec_w + (b % params.blocks_x) * BLOCK;
-    var y: array<f32, N>;
-    for (var m = 0u; m < N; m++) {
-      y[m] = work[detail + corner + (m / BLOCK) * params.dec_w + m % BLOCK];
-    }
-    var x: array<f32, N>;
-    if (solved) {
-      var qy: array<f32, N>;
-      for (var i = 0u; i < N; i++) {
-        var acc = 0.0;
-        for (var m = 0u; m < N; m++) {
-          acc = acc + mul(P[i * N + m], y[m]);
-        }
-        qy[i] = acc;
-      }
-      for (var ii = 0u; ii < N; ii++) {
-        let i = N - 1u - ii;
-        var t = qy[i];
-        for (var k = i + 1u; k < N; k++) {
-          t = t - mul(x[k], T[i * N + k]);
-        }
-        x[i] = div_rn(t, T[i * N + i]);
-      }
-    }
-    var variance = 0.0;
-    for (var k = 0u; k < N; k++) {
-      let z = div_rn(mul(x[k], y[k]), 25.0);
-      variance = select(variance + z, z, k == 0u);
-    }
-    var entropy = 0.0;
-    for (var k = 0u; k < N; k++) {
-      let l = select(eig[k], 0.0, eig[k] < 0.0);
-      let term = dd_add(log2_dd(vec2f(mul(l, variance) + params.sigma_nn, 0.0)), LOG2_2PIE);
-      entropy = dd_add(term, vec2f(entropy, 0.0)).x;
-    }
-    work[work_entropies(img) + b] = entropy;
-    work[work_variances(img) + b] = variance;
+  product_into_t(li, 2u, 3u);
+  workgroupBarrier();
+  for (var e = li; e < NN; e += WGM) {
+    work[work_q(img) + e] = P[e];
+    work[work_r(img) + e] = T[e];
   }
   if (li == 0u) {
-    work[work_singular(img)] = select(1.0, 0.0, solved);
+    var regular = 1.0;
+    for (var i = 0u; i < N; i++) {
+      if (below_eps(abs(T[i * N + i]))) {
+        regular = 0.0;
+      }
+    }
+    work[work_flags(img) + 1u] = regular;
+  }
+}
+
+// Steps 2-4 of est_params, two workgroups per image that run side by side: x = 0 the
+// eigenvalues, x = 1 the QR decomposition that solves K X = Y (libvmaf skips the solve when
+// an eigenvalue is below 1e-6; here both always run and the flags say which to use).
+@compute @workgroup_size(WGM)
+fn fit(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u) {
+  let img = wg.z;
+  let n = f32(params.sub_w * params.sub_h);
+  for (var e = li; e < PAIRS; e += WGM) {
+    var a = 0u;
+    while ((a + 1u) * (a + 2u) / 2u <= e) {
+      a++;
+    }
+    let b = e - a * (a + 1u) / 2u;
+    let value = covariance_value(work[work_pairs(img) + 2u * e], work[work_pairs(img) + 2u * e + 1u], n);
+    K[a * N + b] = value;
+    K[b * N + a] = value;
+    Z[a * N + b] = value;
+    Z[b * N + a] = value;
+  }
+  workgroupBarrier();
+  if (wg.x == 0u) {
+    eigenvalues(li, img);
+  } else {
+    decompose(li, img);
   }
 }

@@ -11,9 +11,9 @@ struct SpeedParams {
   dec_h: u32,
   sub_w: u32,      // region of each shifted copy in the covariance
   sub_h: u32,
-  aa_taps: u32,    // anti-alias filter: length and offset in `tables`
+  aa_taps: u32,    // anti-alias filter: length (the kernels use AA_TAPS) and offset in `tables`
   aa_at: u32,
-  lm_taps: u32,    // local-mean filter
+  lm_taps: u32,    // local-mean filter (LM_TAPS)
   lm_at: u32,
   rs_mode: u32,    // prescaling: 0 none, 1 weighted sum, 2 weighted sum / sum of weights
   rx_taps: u32,
@@ -52,8 +52,10 @@ fn blocks() -> u32 {
   return params.blocks_x * params.blocks_y;
 }
 
-// Per image in `work`: the detail picture, the covariance sums (hi, lo), the means,
-// per block the entropies and variances, the singular flag, per block score terms.
+// Per image in `work`: the detail picture, the covariance sums (hi, lo), the means of the
+// 25 shifted copies, the eigenvalues,
+// two flags (eigenvalues regular, R regular), the solve's Q' and R, and per block the
+// score terms (of the pair, in its reference image's words).
 fn work_detail(img: u32) -> u32 {
   return img * params.image_words;
 }
@@ -63,17 +65,25 @@ fn work_pairs(img: u32) -> u32 {
 fn work_means(img: u32) -> u32 {
   return work_pairs(img) + 2u * PAIRS;
 }
-fn work_entropies(img: u32) -> u32 {
+fn work_eigenvalues(img: u32) -> u32 {
   return work_means(img) + ELEMENTS;
 }
-fn work_variances(img: u32) -> u32 {
-  return work_entropies(img) + blocks();
+fn work_flags(img: u32) -> u32 {
+  return work_eigenvalues(img) + ELEMENTS;
 }
-fn work_singular(img: u32) -> u32 {
-  return work_variances(img) + blocks();
+fn work_q(img: u32) -> u32 {
+  return work_flags(img) + 2u;
+}
+fn work_r(img: u32) -> u32 {
+  return work_q(img) + ELEMENTS * ELEMENTS;
 }
 fn work_terms(img: u32) -> u32 {
-  return work_singular(img) + 1u;
+  return work_r(img) + ELEMENTS * ELEMENTS;
+}
+
+// The model could be fitted: K's eigenvalues and R's diagonal all at least 1e-6.
+fn solvable(img: u32) -> bool {
+  return work[work_flags(img)] != 0.0 && work[work_flags(img) + 1u] != 0.0;
 }
 
 // vif_filter1d_s's reflection at the edges (the edge sample is not repeated)

@@ -15,7 +15,12 @@ fn raw_sample(img: u32, x: u32, y: u32) -> f32 {
     cur = ref_sample(p, x, y);
   } else {
     prev = sample_in_word(prev_dist[b >> 2u], b);
-    cur = select(dist_sample(p, x, y), ref_sample(p, x, y), params.use_ref_diff == 1u);
+    // a branch, not a select, so that only one frame is read
+    if (params.use_ref_diff == 1u) {
+      cur = ref_sample(p, x, y);
+    } else {
+      cur = dist_sample(p, x, y);
+    }
   }
   return f32(i32(prev) - i32(cur)) * params.sample_scale;
 }

@@ -1,6 +1,7 @@
 import { packedLayout, type PictureFormat } from "@vq/core";
 import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
+import blockTermsWgsl from "../../../shaders/speed/block-terms.wgsl" with { type: "text" };
 import covarianceWgsl from "../../../shaders/speed/covariance.wgsl" with { type: "text" };
 import detailWgsl from "../../../shaders/speed/detail.wgsl" with { type: "text" };
 import exactWgsl from "../../../shaders/speed/exact-f32.wgsl" with { type: "text" };
@@ -18,10 +19,12 @@ import { SPEED_BLOCK_ELEMENTS, type SpeedGeometry } from "./speed-geometry.ts";
 const f32 = Math.fround;
 const PAIRS = (SPEED_BLOCK_ELEMENTS * (SPEED_BLOCK_ELEMENTS + 1)) / 2;
 const PARAM_WORDS = 32;
+/** block-terms.wgsl's BLOCKS_PER_GROUP */
+const BLOCKS_PER_GROUP = 32;
 /** Result words per pair of pictures: the score's bits and the singular flag. */
 export const PAIR_RESULT_WORDS = 2;
 
-const KERNELS = ["decimate", "remove_local_mean", "means", "covariance", "fit", "score"] as const;
+const KERNELS = ["decimate", "remove_local_mean", "means", "covariance", "fit", "block_terms", "score"] as const;
 type Kernel = (typeof KERNELS)[number];
 
 /** Which bindings each kernel reads (its pipeline's automatic layout has exactly these). */
@@ -31,6 +34,7 @@ const KERNEL_BINDINGS: Record<Kernel, readonly number[]> = {
   means: [3, 6],
   covariance: [3, 6],
   fit: [3, 6],
+  block_terms: [3, 6],
   score: [3, 6, 9],
 };
 
@@ -51,7 +55,7 @@ export class SpeedGpuPipeline {
   private device?: GPUDevice;
   private buffers: GPUBuffer[] = [];
   private readonly owned: Partial<Record<number, GPUBuffer>> = {};
-  private readonly groups = new WeakMap<GPUBuffer, GPUBindGroup[]>();
+  private readonly groups = new WeakMap<object, GPUBindGroup[]>();
 
   /** Result words per frame for `images` pictures (reference and distorted pairs). */
   static resultWords(images: number): number {
@@ -71,10 +75,16 @@ export class SpeedGpuPipeline {
     private readonly sourceBindings: readonly number[] = [],
   ) {
     const g = geometry;
-    this.imageWords = g.decimated.width * g.decimated.height + 2 * PAIRS + SPEED_BLOCK_ELEMENTS + 3 * g.blocks + 1;
+    // params.wgsl's work_*: detail, covariance sums, means, eigenvalues, 2 flags, Q' and R, block terms
+    this.imageWords = g.decimated.width * g.decimated.height + 2 * PAIRS + 2 * SPEED_BLOCK_ELEMENTS + 2 + 2 * SPEED_BLOCK_ELEMENTS ** 2 + g.blocks;
     this.resultWords = SpeedGpuPipeline.resultWords(images);
-    const code = [frameWgsl, exactWgsl, log2Wgsl, paramsWgsl, sourceWgsl, detailWgsl, covarianceWgsl, modelWgsl, scoreWgsl].join("\n");
-    this.kernels = Object.fromEntries(KERNELS.map((k) => [k, { label: `${label} ${k}`, code, entryPoint: k }])) as Record<Kernel, KernelSpec>;
+    const code = [frameWgsl, exactWgsl, log2Wgsl, paramsWgsl, sourceWgsl, detailWgsl, covarianceWgsl, modelWgsl, blockTermsWgsl, scoreWgsl].join("\n");
+    // detail.wgsl's filter lengths as pipeline constants (only the kernels that read them may get them)
+    const taps: Partial<Record<Kernel, Record<string, number>>> = {
+      decimate: { AA_TAPS: antialiasFilter(options.speed_kernelscale).length },
+      remove_local_mean: { LM_TAPS: localMeanFilter(options.speed_kernelscale).length },
+    };
+    this.kernels = Object.fromEntries(KERNELS.map((k) => [k, { label: `${label} ${k}`, code, entryPoint: k, constants: taps[k] }])) as Record<Kernel, KernelSpec>;
   }
 
   init(gpu: GpuContext, format: PictureFormat, useRefDiff = false): void {
@@ -121,31 +131,37 @@ export class SpeedGpuPipeline {
     return { params, tables };
   }
 
-  /** Records the kernels into one compute pass; `extra` binds what the source reads beyond the frame. */
+  /**
+   * Records the kernels, one compute pass each (so that `--gpu-profile` shows each);
+   * `extra` binds what the source reads beyond the frame.
+   */
   encode(passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number, extra: Record<number, GPUBuffer> = {}): void {
     const groups = this.bindGroups(frame, results, resultOffset, extra);
     const p = this.pipelines!;
     const { width, height } = this.geometry.decimated;
-    const pass = passes.beginComputePass(this.label);
     const run = (k: Kernel, x: number, y: number, z: number) => {
+      const pass = passes.beginComputePass(`${this.label} ${k}`);
       pass.setPipeline(p[k]);
       pass.setBindGroup(0, groups[KERNELS.indexOf(k)]!);
       pass.dispatchWorkgroups(x, y, z);
+      pass.end();
     };
+    const pairs = this.images / 2;
     run("decimate", Math.ceil(width / 8), Math.ceil(height / 8), this.images);
     run("remove_local_mean", Math.ceil(width / 8), Math.ceil(height / 8), this.images);
-    run("means", 1, 1, this.images);
+    run("means", SPEED_BLOCK_ELEMENTS, 1, this.images);
     run("covariance", PAIRS, 1, this.images);
-    run("fit", 1, 1, this.images);
-    run("score", 1, 1, this.images / 2);
-    pass.end();
+    // eigenvalues and QR decomposition side by side
+    run("fit", 2, 1, this.images);
+    run("block_terms", Math.ceil(this.geometry.blocks / BLOCKS_PER_GROUP), 1, pairs);
+    run("score", 1, 1, pairs);
   }
 
   /** Bind groups depend only on the frame slot's buffers: built once per slot. */
   private bindGroups(frame: GpuFrame, results: GPUBuffer, resultOffset: number, extra: Record<number, GPUBuffer>): GPUBindGroup[] {
     let groups = this.groups.get(frame.ref);
     if (!groups) {
-      const resources: Record<number, GPUBufferBinding> = { 0: { buffer: frame.ref }, 1: { buffer: frame.dist }, 9: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } };
+      const resources: Record<number, GPUBufferBinding> = { 0: frame.ref, 1: frame.dist, 9: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } };
       for (const [b, buffer] of Object.entries({ ...this.owned, ...extra })) resources[Number(b)] = { buffer: buffer! };
       groups = KERNELS.map((k) => {
         const bindings = k === "decimate" ? [...KERNEL_BINDINGS[k], ...this.sourceBindings] : KERNEL_BINDINGS[k];
