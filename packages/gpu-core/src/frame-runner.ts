@@ -150,7 +150,7 @@ export const UPLOAD_LABEL = "upload (staging to frame buffers)";
  * per frame shared by every stage (read straight from the file into a ring of mapped
  * staging buffers when the input allows, which Dawn copies much faster than
  * writeBuffer), one submit and one readback per batch, no CPU wait between kernels, and
- * stages that record one set of dispatches for the whole batch.
+ * stages that record one set of dispatches for the whole batch. ADR 0010.
  */
 export class GpuFrameRunner {
   private readonly slots: Slot[] = [];
@@ -201,7 +201,7 @@ export class GpuFrameRunner {
     const { planes, byteLength } = packedLayout(format);
     this.planes = planes;
     const frameWords = alignUp(byteLength, 4);
-    // The PCIe copy is most of the host's cost per frame (1080p: luma is 2/3 of a 4:2:0 frame).
+    // Reading and copying are most of the host's cost per frame (1080p: luma is 2/3 of a 4:2:0 frame).
     const lumaBytes = Math.min(byteLength, planes[0]!.stride * planes[0]!.height * (format.bitDepth > 8 ? 2 : 1));
     const widest = (side: keyof FrameInputs): FrameSideInput => {
       const wanted = this.stages.map((s) => (s.inputs ?? ALL_INPUTS)[side]);
@@ -232,7 +232,6 @@ export class GpuFrameRunner {
     }
     const readbackBytes = this.resultBytes + (profile ? MAX_PROFILED_PASSES * 16 : 0);
     this.touchPipeline = computePipeline(device, { label: "vq touch frames", code: TOUCH_WGSL });
-    // at least 2: a batch is sent only once the next one is filled, in another slot
     // at least 2: a batch is sent only once the next one is filled, in another slot
     this.depth = Math.max(2, this.options.depth ?? 3);
     this.readbackBytes = readbackBytes;
