@@ -1,6 +1,7 @@
 // End-to-end benchmark: the whole `vq` process (start, read Y4M, extract, model, write)
-// on golden pairs, per backend. Prints fps over the whole run and the cold start (a run
-// of one frame). Usage:
+// on golden pairs, per backend. Prints fps over the whole run, the steady rate (the
+// frames of the second half over the time they add: start-up cancels out) and the cold
+// start (a run of one frame). Usage:
 //   bun tools/bench.ts [--backend cpu|gpu] [--pairs a,b] [--repeat N] [--frames N] [--upscale K] [-- extra vq args]
 // --frames repeats the pair's frames to N (the golden 1080p pair has only 5); --upscale K
 // multiplies width and height by K (1080p x2 or the 10-bit 960x540 pair x4 → 4K).
@@ -43,15 +44,18 @@ for (const pair of goldenPairs().filter((p) => wanted.includes(p.pair))) {
   const frames = frameCount || pair.frame_count;
   const input = (p: string) => (frameCount || upscale > 1 ? benchInput(goldenPath(p), frames, upscale) : goldenPath(p));
   const base = ["-r", input(pair.reference), "-d", input(pair.distorted), "--json", "-o", "/dev/null", "-q", "--backend", backend, ...extra];
+  const median = (args: string[]) => [...Array(repeat)].map(() => run(args)).sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
   const cold = Math.min(...Array.from({ length: repeat }, () => run([...base, "--frame_cnt", "1"])));
-  const whole = [...Array(repeat)].map(() => run(base)).sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
+  const whole = median(base);
+  const half = Math.floor(frames / 2);
+  const firstHalf = median([...base, "--frame_cnt", String(half)]);
   rows.push({
     pair: pair.pair,
     size: `${pair.width * upscale}x${pair.height * upscale}`,
     frames: String(frames),
     "median ms": whole.toFixed(0),
     "fps (whole process)": ((frames * 1000) / whole).toFixed(2),
-    "fps (after the first frame)": (((frames - 1) * 1000) / Math.max(1, whole - cold)).toFixed(2),
+    "fps (steady: 2nd half of the frames)": (((frames - half) * 1000) / Math.max(1, whole - firstHalf)).toFixed(2),
     "cold start ms": cold.toFixed(0),
     ...(backend === "cpu" ? {} : { "GPU µs/frame (timestamps)": gpuMicrosPerFrame(base) }),
   });
