@@ -5,7 +5,7 @@
 // linear terms follow, and the tile's sums are added to the frame's with 64-bit atomics
 // (with carry): integer sums, so the order tiles and threads run in does not matter.
 // Workgroup z is the frame of the batch; its sums go to its slice of the results.
-// Needs common/u64.wgsl, common/f64.wgsl, vif/filter.wgsl, vif/log2.wgsl, vif/batch.wgsl
+// Needs common/u64.wgsl, common/f64.wgsl, vif/gain.wgsl, vif/filter.wgsl, vif/log2.wgsl, vif/batch.wgsl
 // and an input (vif/input-frame.wgsl or vif/input-plane.wgsl).
 
 struct StatParams {
@@ -29,8 +29,11 @@ struct StatParams {
 @group(0) @binding(3) var<uniform> params: StatParams;
 @group(0) @binding(4) var<storage, read_write> sums: array<atomic<u32>>;
 
-const TW: u32 = 64u;
+// 48 columns: with the widest filter's halo the vertical pass has 64 x (TH / GROUP) = 256
+// items, one for each thread (64 columns took a second round for a quarter of them)
+const TW: u32 = 48u;
 const TH: u32 = 16u;
+const THREADS: u32 = 256u;
 const GROUP: u32 = 4u; // rows one thread filters vertically, sliding down its column
 const_assert GROUP == 4u; // the vertical pass names its 4 accumulators
 const SPAN: u32 = TW + 16u; // room for the widest filter (HALF = 8)
@@ -81,21 +84,12 @@ fn vif_terms(mu1: u32, mu2: u32, xx: u32, yy: u32, xy: u32) -> Terms {
   if (sigma12 <= 0 || sigma2_sq <= 0) {
     return Terms(0u, den_log, 0u, 0u);
   }
-  // g = sigma12 / (sigma1_sq + eps); sv_sq = (int32)(sigma2_sq - g * sigma12), at least 0
-  let s1 = f64_from_u32(u32(sigma1_sq));
-  let s12 = f64_from_u32(u32(sigma12));
-  let g = f64_div(s12, plus_eps(s1));
-  let g_s12 = f64_mul(g, s12);
-  let s2 = f64_from_u32(u32(sigma2_sq));
-  var sv_sq = 0u;
-  if (f64_less(g_s12, s2)) {
-    sv_sq = f64_trunc(f64_sub(s2, g_s12)).x;
-  }
-  // numer1_tmp = (int64)(g * g * sigma1_sq) + numer1, with g capped at the gain limit
+  // g = sigma12 / (sigma1_sq + eps), sv_sq, g capped at the gain limit (vif/gain.wgsl)
   let limit = F64(params.gain_limit.xy, bitcast<i32>(params.gain_limit.z));
-  let gain = f64_min(g, limit);
-  let numer1 = sv_sq + SIGMA_NSQ;
-  let numer1_tmp = u64_add_u32(f64_trunc(f64_mul(f64_mul(gain, gain), s1)), numer1);
+  let gain = vif_gain(u32(sigma1_sq), plus_eps(f64_from_u32(u32(sigma1_sq))), u32(sigma12), u32(sigma2_sq), limit);
+  // numer1_tmp = (int64)(g * g * sigma1_sq) + numer1
+  let numer1 = gain.sv_sq + SIGMA_NSQ;
+  let numer1_tmp = u64_add_u32(gain.numer, numer1);
   return Terms(vif_log2_64(numer1_tmp) - vif_log2_32(numer1), den_log, 0u, 0u);
 }
 
@@ -189,8 +183,8 @@ fn add_sum(i: u32, v: vec2u) {
   atomicAdd(&sums[i + 1u], v.y + select(0u, 1u, old + v.x < old));
 }
 
-@compute @workgroup_size(64, 4)
-fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) li: u32) {
+@compute @workgroup_size(THREADS)
+fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
   let z = wg.z;
   let w = i32(params.width);
   let h = i32(params.height);
@@ -200,7 +194,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
 
   // vertical pass: each item is GROUP rows of one column; each input sample is read once
   // and added to every output row whose taps reach it
-  for (var item = li; item < span * (TH / GROUP); item += TW * 4u) {
+  for (var item = li; item < span * (TH / GROUP); item += THREADS) {
     let group = item / span;
     let tx = item - group * span;
     let first = top + group * GROUP;
@@ -241,16 +235,17 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
   }
   workgroupBarrier();
 
-  // horizontal pass and each sample's terms, GROUP rows per thread
+  // horizontal pass and each sample's terms, the tile's samples dealt out to the threads
   var num_log = 0u;
   var den_log = 0u;
   var non_log = 0u;
   var sigma2_sq = vec2u(0u, 0u);
-  let x = wg.x * TW + lid.x;
-  for (var j = 0u; j < GROUP; j++) {
-    let r = lid.y * GROUP + j;
+  for (var s = li; s < TW * TH; s += THREADS) {
+    let r = s / TW;
+    let col = s - r * TW;
+    let x = wg.x * TW + col;
     if (x < params.width && top + r < params.height) {
-      let c = r * SPAN + lid.x + HALF;
+      let c = r * SPAN + col + HALF;
       let t = vif_terms(horizontal(0u, c), horizontal(1u, c), horizontal_wide(2u, c), horizontal_wide(3u, c), horizontal_wide(4u, c));
       num_log += t.num_log;
       den_log += t.den_log;

@@ -3,6 +3,7 @@ import { LUMA_INPUTS, computePipelines, planeUniforms, type GpuContext, type Gpu
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
+import gainWgsl from "../../../shaders/vif/gain.wgsl" with { type: "text" };
 import filterWgsl from "../../../shaders/vif/filter.wgsl" with { type: "text" };
 import log2Wgsl from "../../../shaders/vif/log2.wgsl" with { type: "text" };
 import batchWgsl from "../../../shaders/vif/batch.wgsl" with { type: "text" };
@@ -19,17 +20,17 @@ import { writeScaleNumDen, type VifScaleSums } from "./vif-sums.ts";
 
 /** The kernels: scale 0 reads the uploaded batch, later scales the previous decimation. */
 export const VIF_KERNELS = {
-  statisticFrame: { label: "vif statistic", code: [frameWgsl, u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, batchWgsl, inputFrameWgsl, statisticWgsl].join("\n") },
-  statisticPlane: { label: "vif statistic", code: [u64Wgsl, f64Wgsl, filterWgsl, log2Wgsl, batchWgsl, inputPlaneWgsl, statisticWgsl].join("\n") },
+  statisticFrame: { label: "vif statistic", code: [frameWgsl, u64Wgsl, f64Wgsl, gainWgsl, filterWgsl, log2Wgsl, batchWgsl, inputFrameWgsl, statisticWgsl].join("\n") },
+  statisticPlane: { label: "vif statistic", code: [u64Wgsl, f64Wgsl, gainWgsl, filterWgsl, log2Wgsl, batchWgsl, inputPlaneWgsl, statisticWgsl].join("\n") },
   decimateFrame: { label: "vif decimate", code: [frameWgsl, filterWgsl, batchWgsl, inputFrameWgsl, decimateWgsl].join("\n") },
   decimatePlane: { label: "vif decimate", code: [filterWgsl, inputPlaneWgsl, decimateWgsl].join("\n") },
 } satisfies Record<string, KernelSpec>;
 
-/** Samples per workgroup of the statistic (64 x 16) and decimation (32 x 8 outputs) kernels. */
-const STAT_TILE = [64, 16] as const;
+/** Samples per workgroup of the statistic (48 x 16) and decimation (32 x 8 outputs) kernels. */
+const STAT_TILE = [48, 16] as const;
 const DECIMATE_TILE = [32, 8] as const;
-/** Workgroup memory of the statistic kernel: 5 planes of 16 x (64 + 16) words, 5 sums. */
-const STAT_WORKGROUP_BYTES = 5 * 16 * 80 * 4 + 5 * 4;
+/** Workgroup memory of the statistic kernel: 5 planes of 16 x (48 + 16) words, 5 sums. */
+const STAT_WORKGROUP_BYTES = 5 * 16 * 64 * 4 + 5 * 4;
 
 interface Scale {
   width: number;

@@ -1,0 +1,185 @@
+import { describe, expect, test } from "bun:test";
+import { gpuForTests } from "@vq/gpu-core/testing";
+import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
+import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
+import gainWgsl from "../../../shaders/vif/gain.wgsl" with { type: "text" };
+import { f64Words } from "./vif-gpu-params.ts";
+
+/**
+ * shaders/vif/gain.wgsl (vif's double steps with fixed-shift rounding) against the CPU's
+ * own doubles: libvmaf's gain, sv_sq and gain² · sigma1_sq on vif's operand ranges, and
+ * the products on their own with few-bit operands that round at exact ties.
+ */
+const gpu = await gpuForTests();
+const EPSILON = 65536 * 1.0e-10;
+
+const HARNESS = /* wgsl */ `
+@group(0) @binding(0) var<storage, read> cases: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  let i = id.x;
+  if (i >= arrayLength(&cases) / 12u) {
+    return;
+  }
+  let c = 12u * i;
+  let a = F64(vec2u(cases[c], cases[c + 1u]), bitcast<i32>(cases[c + 2u]));
+  let b = F64(vec2u(cases[c + 3u], cases[c + 4u]), bitcast<i32>(cases[c + 5u]));
+  var r = vec3u(0u);
+  switch (cases[c + 11u]) {
+    case 0u: {
+      let g = vif_gain(cases[c + 6u], a, cases[c + 7u], cases[c + 8u], b);
+      r = vec3u(g.numer, g.sv_sq);
+    }
+    case 1u: {
+      let p = gain_mul_u32(a, cases[c + 6u]);
+      r = vec3u(p.m, bitcast<u32>(p.e));
+    }
+    default: {
+      let p = gain_square(a);
+      r = vec3u(p.m, bitcast<u32>(p.e));
+    }
+  }
+  out[3u * i] = r.x;
+  out[3u * i + 1u] = r.y;
+  out[3u * i + 2u] = r.z;
+}`;
+
+type Case = { op: "gain"; s1: number; s12: number; s2: number; limit: number } | { op: "mul"; a: number; n: number } | { op: "square"; a: number };
+
+async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
+  const device = gpu!.device;
+  const input = new Uint32Array(cases.length * 12);
+  cases.forEach((c, i) => {
+    const at = 12 * i;
+    if (c.op === "gain") {
+      input.set([...f64Words(c.s1 + EPSILON), ...f64Words(c.limit), c.s1, c.s12, c.s2], at);
+    } else {
+      input.set(f64Words(c.a), at);
+      if (c.op === "mul") input[at + 6] = c.n;
+    }
+    input[at + 11] = c.op === "gain" ? 0 : c.op === "mul" ? 1 : 2;
+  });
+  const pipeline = device.createComputePipeline({ layout: "auto", compute: { module: device.createShaderModule({ code: [u64Wgsl, f64Wgsl, gainWgsl, HARNESS].join("\n") }), entryPoint: "main" } });
+  const inBuffer = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(inBuffer, 0, input);
+  const outBuffer = device.createBuffer({ size: cases.length * 12, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ size: cases.length * 12, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: inBuffer } }, { binding: 1, resource: { buffer: outBuffer } }] }));
+  pass.dispatchWorkgroups(Math.ceil(cases.length / 64));
+  pass.end();
+  encoder.copyBufferToBuffer(outBuffer, 0, readback, 0, cases.length * 12);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const words = new Uint32Array(readback.getMappedRange()).slice();
+  readback.unmap();
+  for (const b of [inBuffer, outBuffer, readback]) b.destroy();
+  gpu!.assertHealthy();
+  return words;
+}
+
+/** What libvmaf computes in doubles, as the harness writes it. */
+function expected(c: Case): string {
+  if (c.op === "gain") {
+    const g = c.s12 / (c.s1 + EPSILON);
+    const sv = c.s2 - g * c.s12;
+    const gain = Math.min(g, c.limit);
+    return `${BigInt(Math.trunc(gain * gain * c.s1))} ${sv > 0 ? Math.trunc(sv) : 0}`;
+  }
+  return `${c.op === "mul" ? c.a * c.n : c.a * c.a}`;
+}
+
+function actual(c: Case, words: Uint32Array, i: number): string {
+  const [x, y, z] = [words[3 * i]!, words[3 * i + 1]!, words[3 * i + 2]!];
+  if (c.op === "gain") return `${(BigInt(y) << 32n) | BigInt(x)} ${z}`;
+  return `${(y * 2 ** 32 + x) * 2 ** (z | 0)}`;
+}
+
+/** Deterministic pseudo-random numbers (xorshift32) in [0, 1). */
+function random(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+/** A positive double of `bits` significant bits (1 to 53) near 2^scale. */
+function mantissaOf(next: () => number, bits: number, scale: number): number {
+  let m = 1;
+  for (let i = 1; i < bits; i++) m = m * 2 + (next() < 0.5 ? 1 : 0);
+  return m * 2 ** (scale - (bits - 1));
+}
+
+function cases(seed: number, count: number): Case[] {
+  const next = random(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo));
+  const list: Case[] = [];
+  for (let i = 0; i < count; i++) {
+    const s1 = next() < 0.5 ? int(2 ** 17, 2 ** 20) : int(2 ** 17, 2 ** 31);
+    // a small sigma12 against a large sigma2_sq: g · sigma12 is below half its last place
+    const tiny = i % 10 === 0;
+    const s12 = tiny ? int(1, 64) : next() < 0.3 ? int(1, 2 ** 12) : int(1, 2 ** int(13, 32));
+    const limit = next() < 0.8 ? 100 : [1, 1.5, 1e6][int(0, 3)]!;
+    const g = s12 / (s1 + EPSILON);
+    const p = g * s12;
+    // sigma2_sq around g · sigma12, where sv_sq's rounding and truncation decide
+    const roll = next();
+    let s2 = tiny ? int(2 ** 20, 2 ** 31) : roll < 0.4 ? Math.floor(p) + int(0, 3) : roll < 0.7 ? Math.ceil(p) : int(1, 2 ** 31);
+    s2 = Math.min(Math.max(s2, 1), 2 ** 31 - 1);
+    list.push({ op: "gain", s1, s12, s2, limit });
+    // products with few-bit operands: ties
+    const bits = next() < 0.5 ? int(1, 8) : 53;
+    list.push({ op: "mul", a: mantissaOf(next, bits, int(-30, 30)), n: next() < 0.5 ? int(1, 256) : int(1, 2 ** 32) });
+    list.push({ op: "square", a: mantissaOf(next, next() < 0.5 ? int(27, 29) : 53, int(-20, 20)) });
+  }
+  return list;
+}
+
+describe.skipIf(!gpu)("vif's double steps with fixed-shift rounding (shaders/vif/gain.wgsl)", () => {
+  test("gain, sv_sq and gain² · sigma1_sq are the CPU's doubles, ties included", async () => {
+    const list = [
+      ...cases(2024, 60000),
+      // the ends of the ranges: smallest and largest sigmas, sigma2_sq a hair above g · sigma12
+      { op: "gain" as const, s1: 2 ** 17, s12: 2 ** 31 - 1, s2: 2 ** 31 - 1, limit: 1e6 },
+      { op: "gain" as const, s1: 2 ** 31 - 1, s12: 1, s2: 1, limit: 100 },
+      { op: "gain" as const, s1: 2 ** 31 - 1, s12: 2 ** 31 - 1, s2: 2 ** 31 - 1, limit: 100 },
+      { op: "gain" as const, s1: 2 ** 17, s12: 2 ** 17, s2: 2 ** 17, limit: 100 },
+      { op: "mul" as const, a: 2 ** 53 - 1, n: 2 ** 32 - 1 },
+      { op: "square" as const, a: (2 ** 53 - 1) * 2 ** -52 },
+    ];
+    const words = await runOnGpu(list);
+    const wrong: string[] = [];
+    list.forEach((c, i) => {
+      const want = expected(c);
+      const got = actual(c, words, i);
+      if (got !== want) wrong.push(`${JSON.stringify(c)}: GPU ${got}, CPU ${want}`);
+    });
+    expect(wrong.slice(0, 20)).toEqual([]);
+    // the cases reach the hard ones: sv_sq rounded up to an integer, products at exact ties
+    const roundsUp = list.filter((c) => c.op === "gain" && (() => {
+      const p = (c.s12 / (c.s1 + EPSILON)) * c.s12;
+      return p < c.s2 && p !== Math.floor(p) && c.s2 - p === Math.ceil(c.s2 - p);
+    })());
+    expect(roundsUp.length).toBeGreaterThan(10);
+    const ties = list.filter((c) => (c.op === "mul" && isTie(BigInt(f64Mantissa(c.a)) * BigInt(c.n))) || (c.op === "square" && isTie(BigInt(f64Mantissa(c.a)) ** 2n)));
+    expect(ties.length).toBeGreaterThan(100);
+  }, 300_000);
+});
+
+function f64Mantissa(x: number): number {
+  const [lo, hi] = f64Words(x);
+  return hi * 2 ** 32 + lo;
+}
+
+/** Whether an exact integer product lies halfway between two 53-bit mantissas. */
+function isTie(p: bigint): boolean {
+  const dropped = BigInt(p.toString(2).length - 53);
+  return dropped > 0n && (p & ((1n << dropped) - 1n)) === 1n << (dropped - 1n);
+}
