@@ -78,6 +78,9 @@ var<workgroup> w_t: vec2u;
 var<workgroup> w_levels: u32;
 var<workgroup> w_ticket: u32;
 var<workgroup> w_prefix: vec2u;
+// split_stops: a block's stop positions (block-relative, 16 bits), in order, so that they
+// are written out in whole contiguous runs
+var<workgroup> stage: array<atomic<u32>, 2048>;
 
 // A non-zero c-value's float bits in units of 2^-24.
 fn value_units(bits: u32) -> vec2u {
@@ -255,6 +258,48 @@ fn start(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) gro
   state[wg.y * STATE_WORDS + REPLAY_WORD] = select(0u, select(1u, 2u, job.k >= MAX_K), need);
 }
 
+// Which of a thread's values [first, to) are left stops (bits 0-15) and right stops (bits 16-31).
+fn stop_bits(o: u32, first: u32, to: u32, p: u32) -> u32 {
+  var bits = 0u;
+  for (var e = first; e < to; e++) {
+    let v = c_values[o + e];
+    bits |= select(0u, 1u, v <= p) << (e - first);
+    bits |= select(0u, 0x10000u, v >= p) << (e - first);
+  }
+  return bits;
+}
+
+// Writes one stop list of a block starting at `block_start`: each thread's stops (`bits`,
+// from block-relative position `base`) at their ranks `rank` in the stage, then the block's
+// `count` positions out from word `at` of the list, contiguous.
+fn write_stops(li: u32, bits: u32, block_start: u32, base: u32, rank: u32, count: u32, at: u32, right: bool) {
+  for (var w = li; w < 2048u; w += 256u) {
+    atomicStore(&stage[w], 0u);
+  }
+  workgroupBarrier();
+  var b = bits;
+  var r = rank;
+  loop {
+    if (b == 0u) {
+      break;
+    }
+    let e = base + firstTrailingBit(b);
+    b &= b - 1u;
+    atomicOr(&stage[r >> 1u], e << ((r & 1u) * 16u));
+    r += 1u;
+  }
+  workgroupBarrier();
+  for (var i = li; i < count; i += 256u) {
+    let e = block_start + ((atomicLoad(&stage[i >> 1u]) >> ((i & 1u) * 16u)) & 0xffffu);
+    if (right) {
+      rpos[at + i] = e;
+    } else {
+      lpos[at + i] = e;
+    }
+  }
+  workgroupBarrier();
+}
+
 // The stops a thread's values [first, to) hold.
 fn stops_in(o: u32, first: u32, to: u32, p: u32) -> vec2u {
   var c = vec2u(0u, 0u);
@@ -314,9 +359,11 @@ fn split_stops(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) 
     if (bx >= nblocks) {
       break;
     }
-    let first = left + bx * BLOCK + li * PER_THREAD;
+    let block_start = left + bx * BLOCK;
+    let first = block_start + li * PER_THREAD;
     let to = min(first + PER_THREAD, right + 1u);
-    let ex = scan_exclusive(li, stops_in(o, first, to, p));
+    let bits = stop_bits(o, first, to, p);
+    let ex = scan_exclusive(li, vec2u(countOneBits(bits & 0xffffu), countOneBits(bits >> 16u)));
     if (li == 0u) {
       let own = scan[255];
       var before = vec2u(0u, 0u);
@@ -359,19 +406,11 @@ fn split_stops(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) 
       atomicStore(&sync[next + 2u * bx + 1u], 0u);
     }
     workgroupBarrier();
-    var rank = w_prefix + ex;
-    for (var e = first; e < to; e++) {
-      let v = c_values[o + e];
-      if (v <= p) {
-        lpos[o + rank.x] = e;
-        rank.x += 1u;
-      }
-      if (v >= p) {
-        rpos[o + rank.y] = e;
-        rank.y += 1u;
-      }
-    }
-    workgroupBarrier();
+    let own = scan[255];
+    let prefix = w_prefix;
+    // positions relative to the block's start: below 4096, 16 bits
+    write_stops(li, bits & 0xffffu, block_start, li * PER_THREAD, ex.x, own.x, o + prefix.x, false);
+    write_stops(li, bits >> 16u, block_start, li * PER_THREAD, ex.y, own.y, o + prefix.y, true);
   }
 }
 

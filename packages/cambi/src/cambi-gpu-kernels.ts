@@ -15,8 +15,8 @@ import replayWgsl from "../../../shaders/cambi/topk-replay.wgsl" with { type: "t
 export const TILE = 16;
 /** The spatial mask's tile (its workgroup also sums the 3 columns either side). */
 export const MASK_TILE = 16;
-/** Workgroup memory of the c-value kernel: region codes, column counts, band bit sets. */
-export const C_VALUES_WORKGROUP_BYTES = (3200 + 640 + 5 * 34 + 2) * 4;
+/** Workgroup memory of the c-value kernel: slot column histograms and 8-column sums, a row's counts, band bit sets, the tile's codes. */
+export const C_VALUES_WORKGROUP_BYTES = (2560 + 320 + 528 + 3 * 34 + 3 + 2 * 256) * 4;
 /** Words of the pooling's radix-select histograms per picture and scale: 2048 + 2 x 256 bins. */
 export const HIST_WORDS = 2048 + 2 * 256;
 
