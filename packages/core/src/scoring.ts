@@ -7,7 +7,8 @@ import type { FrameFile, VideoReader } from "./video-reader.ts";
 /** Runs a set of extractors on frames: on the CPU, or on the GPU with one upload per frame. */
 export interface ExtractionBackend {
   readonly name: string;
-  init(format: PictureFormat): Promise<void>;
+  /** `frames`: how many frames will come, when known (a backend may size its buffers by it). */
+  init(format: PictureFormat, frames?: number): Promise<void>;
   /** Schedules one frame; resolves once the pictures may be reused. */
   extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void>;
   /**
@@ -159,7 +160,7 @@ async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: Fram
   }
   let failed = true;
   try {
-    await backend.init(format);
+    await backend.init(format, frames);
     for (let index = 0; index < frames; index++) {
       await backend.extractFromFiles!({ file: ref, index: skipRef + index }, { file: dist, index: skipDist + index }, index, collector);
       options.onFrame?.(index + 1, collector);

@@ -166,3 +166,10 @@ test.skipIf(!gpu)("a device lost while frames are read straight from the files e
   expect(err).toBeInstanceOf(VqError);
   expect(err.message).toMatch(/GPU (device lost|failure)/);
 });
+
+test.skipIf(!gpu)("a run shorter than a batch sizes its batches by its frames (a one-frame run allocates for one)", async () => {
+  const { path } = y4mFile(2);
+  const backend = new GpuBackend(gpu!, [batchEchoStage(4, new Map())]);
+  await scoreVideos(await Y4mReader.open(path), await Y4mReader.open(path), backend);
+  expect(backend.runner.batchFrames).toBe(2);
+});

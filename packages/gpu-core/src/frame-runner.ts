@@ -196,7 +196,8 @@ export class GpuFrameRunner {
     return this.maxBatch;
   }
 
-  async init(format: PictureFormat): Promise<void> {
+  /** `frames`: how many frames will come, when known: a batch holds no more than that. */
+  async init(format: PictureFormat, frames?: number): Promise<void> {
     this.format = format;
     const { planes, byteLength } = packedLayout(format);
     this.planes = planes;
@@ -215,7 +216,7 @@ export class GpuFrameRunner {
     this.distStride = this.distRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
     this.hostStride = MARKER_ROOM + alignUp(this.refRead, 4) + MARKER_ROOM + alignUp(this.distRead, 4);
     const upload = Math.max(1, this.refRead + this.distRead);
-    this.maxBatch = Math.max(1, Math.floor(this.options.batchFrames ?? Math.min(MAX_BATCH, BATCH_UPLOAD_BYTES / upload)));
+    this.maxBatch = Math.max(1, Math.floor(this.options.batchFrames ?? Math.min(MAX_BATCH, BATCH_UPLOAD_BYTES / upload, frames ?? MAX_BATCH)));
     const batch = this.maxBatch;
     for (const s of this.stages) {
       const stride = alignUp(Math.max(4, s.resultWords * 4), STORAGE_ALIGN);

@@ -11,8 +11,8 @@ export class GpuBackend implements ExtractionBackend {
     this.runner = new GpuFrameRunner(gpu, stages, options);
   }
 
-  init(format: PictureFormat): Promise<void> {
-    return this.runner.init(format);
+  init(format: PictureFormat, frames?: number): Promise<void> {
+    return this.runner.init(format, frames);
   }
 
   extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
