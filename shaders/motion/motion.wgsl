@@ -40,7 +40,8 @@ struct Batch {
 // rounded[t]: the rounded vertical blur of the difference at column x0 - 2 + t (mirrored),
 // so output column x0 + i reads rounded[i .. i + 4].
 var<workgroup> rounded: array<i32, WG + 4u>;
-var<workgroup> partial: array<u32, WG>;
+// the row's uint32 sum: an atomic add per thread costs less than a tree of barriers
+var<workgroup> row_total: atomic<u32>;
 
 // libvmaf's reflect-101 edge: -1 -> 1, size -> size - 2.
 fn mirror(i: i32, size: i32) -> i32 {
@@ -135,18 +136,15 @@ fn motion_sad(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index)
     }
     workgroupBarrier();
   }
-  partial[li] = row_sad;
-  workgroupBarrier();
-  for (var s = WG / 2u; s > 0u; s = s >> 1u) {
-    if (li < s) {
-      partial[li] = partial[li] + partial[li + s];
-    }
-    workgroupBarrier();
+  // workgroup memory starts zeroed
+  if (row_sad != 0u) {
+    atomicAdd(&row_total, row_sad);
   }
+  workgroupBarrier();
   if (li == 0u) {
     // the row sum into the uint64 total; the carry makes the sum independent of row order
     let at = z * batch.result_stride;
-    let v = partial[0];
+    let v = atomicLoad(&row_total);
     let old = atomicAdd(&sad[at], v);
     if (old + v < old) {
       atomicAdd(&sad[at + 1u], 1u);

@@ -84,9 +84,19 @@ fn vif_terms(mu1: u32, mu2: u32, xx: u32, yy: u32, xy: u32) -> Terms {
   if (sigma12 <= 0 || sigma2_sq <= 0) {
     return Terms(0u, den_log, 0u, 0u);
   }
-  // g = sigma12 / (sigma1_sq + eps), sv_sq, g capped at the gain limit (vif/gain.wgsl)
+  // g = sigma12 / (sigma1_sq + eps), sv_sq, g capped at the gain limit (vif/gain.wgsl):
+  // estimated with an error bound where that decides the integers, else exactly
+  let binade = firstLeadingBit(u32(sigma1_sq));
+  let eps_step = ldexp(f32(params.eps[binade >> 2u][binade & 3u]), i32(binade) - 52);
+  let limit_f32 = ldexp(mantissa_to_f32(params.gain_limit.xy), bitcast<i32>(params.gain_limit.z));
+  let fast = vif_gain_fast(u32(sigma1_sq), eps_step, u32(sigma12), u32(sigma2_sq), limit_f32);
+  var gain = fast.gain;
   let limit = F64(params.gain_limit.xy, bitcast<i32>(params.gain_limit.z));
-  let gain = vif_gain(u32(sigma1_sq), plus_eps(f64_from_u32(u32(sigma1_sq))), u32(sigma12), u32(sigma2_sq), limit);
+  if (!fast.decided) {
+    gain = vif_gain(u32(sigma1_sq), plus_eps(f64_from_u32(u32(sigma1_sq))), u32(sigma12), u32(sigma2_sq), limit);
+  } else if (fast.capped) {
+    gain.numer = gain_trunc(gain_mul_u32(gain_square(limit), u32(sigma1_sq)));
+  }
   // numer1_tmp = (int64)(g * g * sigma1_sq) + numer1
   let numer1 = gain.sv_sq + SIGMA_NSQ;
   let numer1_tmp = u64_add_u32(gain.numer, numer1);

@@ -27,10 +27,18 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   let a = F64(vec2u(cases[c], cases[c + 1u]), bitcast<i32>(cases[c + 2u]));
   let b = F64(vec2u(cases[c + 3u], cases[c + 4u]), bitcast<i32>(cases[c + 5u]));
   var r = vec3u(0u);
+  var decided = 1u;
   switch (cases[c + 11u]) {
     case 0u: {
       let g = vif_gain(cases[c + 6u], a, cases[c + 7u], cases[c + 8u], b);
       r = vec3u(g.numer, g.sv_sq);
+    }
+    case 3u: {
+      let f = vif_gain_fast(cases[c + 6u], bitcast<f32>(cases[c]), cases[c + 7u], cases[c + 8u], bitcast<f32>(cases[c + 1u]));
+      // a capped gain's product as statistic.wgsl takes it
+      let capped = gain_trunc(gain_mul_u32(gain_square(b), cases[c + 6u]));
+      r = vec3u(select(f.gain.numer, capped, f.capped), f.gain.sv_sq);
+      decided = select(0u, 1u, f.decided);
     }
     case 1u: {
       let p = gain_mul_u32(a, cases[c + 6u]);
@@ -41,12 +49,14 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
       r = vec3u(p.m, bitcast<u32>(p.e));
     }
   }
-  out[3u * i] = r.x;
-  out[3u * i + 1u] = r.y;
-  out[3u * i + 2u] = r.z;
+  out[4u * i] = r.x;
+  out[4u * i + 1u] = r.y;
+  out[4u * i + 2u] = r.z;
+  out[4u * i + 3u] = decided;
 }`;
 
-type Case = { op: "gain"; s1: number; s12: number; s2: number; limit: number } | { op: "mul"; a: number; n: number } | { op: "square"; a: number };
+type Sigmas = { s1: number; s12: number; s2: number; limit: number };
+type Case = ({ op: "gain" } & Sigmas) | ({ op: "fast" } & Sigmas) | { op: "mul"; a: number; n: number } | { op: "square"; a: number };
 
 async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
   const device = gpu!.device;
@@ -55,24 +65,28 @@ async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
     const at = 12 * i;
     if (c.op === "gain") {
       input.set([...f64Words(c.s1 + EPSILON), ...f64Words(c.limit), c.s1, c.s12, c.s2], at);
+    } else if (c.op === "fast") {
+      // fl(s1 + eps) - s1 and the limit as f32, as statistic.wgsl passes them
+      input.set([f32Bits(c.s1 + EPSILON - c.s1), f32Bits(c.limit), 0, ...f64Words(c.limit)], at);
+      input.set([c.s1, c.s12, c.s2], at + 6);
     } else {
       input.set(f64Words(c.a), at);
       if (c.op === "mul") input[at + 6] = c.n;
     }
-    input[at + 11] = c.op === "gain" ? 0 : c.op === "mul" ? 1 : 2;
+    input[at + 11] = { gain: 0, mul: 1, square: 2, fast: 3 }[c.op];
   });
   const pipeline = device.createComputePipeline({ layout: "auto", compute: { module: device.createShaderModule({ code: [u64Wgsl, f64Wgsl, gainWgsl, HARNESS].join("\n") }), entryPoint: "main" } });
   const inBuffer = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   device.queue.writeBuffer(inBuffer, 0, input);
-  const outBuffer = device.createBuffer({ size: cases.length * 12, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const readback = device.createBuffer({ size: cases.length * 12, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const outBuffer = device.createBuffer({ size: cases.length * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ size: cases.length * 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: inBuffer } }, { binding: 1, resource: { buffer: outBuffer } }] }));
   pass.dispatchWorkgroups(Math.ceil(cases.length / 64));
   pass.end();
-  encoder.copyBufferToBuffer(outBuffer, 0, readback, 0, cases.length * 12);
+  encoder.copyBufferToBuffer(outBuffer, 0, readback, 0, cases.length * 16);
   device.queue.submit([encoder.finish()]);
   await readback.mapAsync(GPUMapMode.READ);
   const words = new Uint32Array(readback.getMappedRange()).slice();
@@ -84,7 +98,7 @@ async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
 
 /** What libvmaf computes in doubles, as the harness writes it. */
 function expected(c: Case): string {
-  if (c.op === "gain") {
+  if (c.op === "gain" || c.op === "fast") {
     const g = c.s12 / (c.s1 + EPSILON);
     const sv = c.s2 - g * c.s12;
     const gain = Math.min(g, c.limit);
@@ -94,8 +108,8 @@ function expected(c: Case): string {
 }
 
 function actual(c: Case, words: Uint32Array, i: number): string {
-  const [x, y, z] = [words[3 * i]!, words[3 * i + 1]!, words[3 * i + 2]!];
-  if (c.op === "gain") return `${(BigInt(y) << 32n) | BigInt(x)} ${z}`;
+  const [x, y, z] = [words[4 * i]!, words[4 * i + 1]!, words[4 * i + 2]!];
+  if (c.op === "gain" || c.op === "fast") return `${(BigInt(y) << 32n) | BigInt(x)} ${z}`;
   return `${(y * 2 ** 32 + x) * 2 ** (z | 0)}`;
 }
 
@@ -173,6 +187,10 @@ describe.skipIf(!gpu)("vif's double steps with fixed-shift rounding (shaders/vif
   }, 300_000);
 });
 
+function f32Bits(x: number): number {
+  return new Uint32Array(new Float32Array([x]).buffer)[0]!;
+}
+
 function f64Mantissa(x: number): number {
   const [lo, hi] = f64Words(x);
   return hi * 2 ** 32 + lo;
@@ -183,3 +201,57 @@ function isTie(p: bigint): boolean {
   const dropped = BigInt(p.toString(2).length - 53);
   return dropped > 0n && (p & ((1n << dropped) - 1n)) === 1n << (dropped - 1n);
 }
+
+describe.skipIf(!gpu)("vif's gain estimate with an error bound (vif_gain_fast)", () => {
+  test("where it says it decided, sv_sq and gain² · sigma1_sq are the CPU's doubles; it decides nearly all", async () => {
+    const sampled = cases(7, 60000).flatMap((c) => (c.op === "gain" ? [{ ...c, op: "fast" as const }] : []));
+    // s12² a multiple of s1 (s1 = c², s12 = c·k): P an integer, R and T within P · eps / s1
+    // of one, which the estimate cannot tell apart (the caller takes the exact path)
+    const next = random(11);
+    const exactP = Array.from({ length: 2000 }, () => {
+      const c = 363 + Math.floor(next() * 40000);
+      const k = 1 + Math.floor(next() * Math.min(c, 2 ** 31 / c - 1));
+      const p = k * k;
+      const s2 = Math.min(2 ** 31 - 1, p + Math.floor(next() * 3));
+      return { op: "fast" as const, s1: c * c, s12: c * k, s2, limit: 100 };
+    });
+    const edges = [
+      { op: "fast" as const, s1: 2 ** 17, s12: 2 ** 17, s2: 2 ** 17, limit: 100 },
+      { op: "fast" as const, s1: 2 ** 31 - 1, s12: 1, s2: 1, limit: 100 },
+      { op: "fast" as const, s1: 2 ** 31 - 1, s12: 2 ** 31 - 1, s2: 2 ** 31 - 1, limit: 100 },
+      // gains at and just below the limit, and P at 2^31
+      { op: "fast" as const, s1: 2 ** 17, s12: 100 * 2 ** 17, s2: 2 ** 31 - 1, limit: 100 },
+      { op: "fast" as const, s1: 2 ** 17, s12: 99 * 2 ** 17, s2: 2 ** 31 - 1, limit: 100 },
+      { op: "fast" as const, s1: 2 ** 20, s12: 2 ** 25.5, s2: 2 ** 31 - 1, limit: 1e6 },
+    ].map((c) => ({ ...c, s12: Math.floor(c.s12) }));
+    const list = [...sampled, ...exactP, ...edges];
+    const words = await runOnGpu(list);
+    const wrong: string[] = [];
+    let decided = 0;
+    let decidedExactP = 0;
+    list.forEach((c, i) => {
+      if (words[4 * i + 3] !== 1) return;
+      decided++;
+      if (i >= sampled.length && i < sampled.length + exactP.length) decidedExactP++;
+      const want = expected(c);
+      const got = actual(c, words, i);
+      if (got !== want) wrong.push(`${JSON.stringify(c)}: GPU ${got}, CPU ${want}`);
+    });
+    expect(wrong.slice(0, 20)).toEqual([]);
+    // of the random cases with P = s12² / s1 below 2^31 and the gain below the limit (those
+    // it takes on), all but a few near-integer ones; a P below 2^-12 (sigma12 of 1 or 2
+    // against a large sigma1_sq) leaves R within P of an integer, undecided
+    // (capped gains too: sv_sq from here, the product exactly)
+    const inRange = sampled.map((c, i) => [c, i] as const).filter(([c]) => {
+      const p = (c.s12 * c.s12) / c.s1;
+      const g = c.s12 / c.s1;
+      return p > 2 ** -12 && Math.abs(g - c.limit) > c.limit * 0.001 && (g > c.limit ? p > 2 ** 31 * 1.001 || p < 2 ** 31 * 0.999 : p < 2 ** 31 * 0.999);
+    });
+    const decidedInRange = inRange.filter(([, i]) => words[4 * i + 3] === 1).length;
+    expect(inRange.length).toBeGreaterThan(sampled.length / 2);
+    expect(inRange.filter(([c]) => c.s12 / c.s1 > c.limit).length).toBeGreaterThan(1000);
+    expect(decidedInRange / inRange.length).toBeGreaterThan(0.999);
+    // the near-integer cases are sent to the exact path (not all: P · eps / s1 may exceed the margin)
+    expect(decidedExactP).toBeLessThan(exactP.length);
+  }, 300_000);
+});
