@@ -45,7 +45,22 @@ fn means(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: ve
   let n = params.sub_w * params.sub_h;
   var walk = region_walk(li);
   var sum = 0.0;
-  for (var p = li; p < n; p += WG) {
+  var p = li;
+  // four loads in flight before the four sums (in the same order): a workgroup per copy
+  // leaves too few threads to hide the loads' latency otherwise
+  for (; p + 3u * WG < n; p += 4u * WG) {
+    var at4: array<u32, 4>;
+    for (var j = 0u; j < 4u; j++) {
+      at4[j] = at + walk.y * params.dec_w + walk.x;
+      walk_step(&walk);
+    }
+    let x = vec4f(work[at4[0]], work[at4[1]], work[at4[2]], work[at4[3]]);
+    sum += x[0];
+    sum += x[1];
+    sum += x[2];
+    sum += x[3];
+  }
+  for (; p < n; p += WG) {
     sum += work[at + walk.y * params.dec_w + walk.x];
     walk_step(&walk);
   }
@@ -79,7 +94,21 @@ fn covariance(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) w
   let n = params.sub_w * params.sub_h;
   var walk = region_walk(li);
   var acc = vec2f(0.0, 0.0);
-  for (var p = li; p < n; p += WG) {
+  var p = li;
+  // loads four samples ahead, as in `means`; the sums keep their order
+  for (; p + 3u * WG < n; p += 4u * WG) {
+    var offset4: array<u32, 4>;
+    for (var j = 0u; j < 4u; j++) {
+      offset4[j] = walk.y * params.dec_w + walk.x;
+      walk_step(&walk);
+    }
+    let xa = vec4f(work[at_a + offset4[0]], work[at_a + offset4[1]], work[at_a + offset4[2]], work[at_a + offset4[3]]);
+    let xb = vec4f(work[at_b + offset4[0]], work[at_b + offset4[1]], work[at_b + offset4[2]], work[at_b + offset4[3]]);
+    for (var j = 0u; j < 4u; j++) {
+      acc = dd_add(acc, dd_mul(two_sum(xa[j], -mean_a), two_sum(xb[j], -mean_b)));
+    }
+  }
+  for (; p < n; p += WG) {
     let offset = walk.y * params.dec_w + walk.x;
     walk_step(&walk);
     // x - mean, exact as a pair, like libvmaf's double subtraction

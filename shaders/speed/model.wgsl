@@ -2,8 +2,8 @@
 // side by side its eigenvalues (libvmaf's port of GSL: Householder tridiagonalisation,
 // implicit QR steps) and the QR decomposition that solves K X = Y (libvmaf's Householder
 // QR); speed/block-terms.wgsl does the rest per block. Float operations in libvmaf's order and
-// rounding (exact-f32.wgsl); the sequential parts run on thread 0, the rest spread over
-// the group.
+// rounding (exact-f32.wgsl); the QR steps run on thread 0, the rest spread over the group
+// with as few barriers as the data flow allows (the fit's time is its longest chain).
 // Needs speed/exact-f32.wgsl, speed/params.wgsl and the bindings of
 // speed/detail.wgsl.
 
@@ -22,7 +22,6 @@ var<workgroup> xv: array<f32, N>;
 var<workgroup> d: array<f32, N>;
 var<workgroup> sd: array<f32, N>;
 var<workgroup> eig: array<f32, N>;
-var<workgroup> step_values: array<f32, 4>;
 
 // (hi + lo) / n rounded to float: libvmaf's double sum / n, stored as float.
 fn covariance_value(hi: f32, lo: f32, n: f32) -> f32 {
@@ -46,40 +45,12 @@ fn covariance_value(hi: f32, lo: f32, n: f32) -> f32 {
   return q;
 }
 
-fn vector_norm() -> f32 {
-  var sum = 0.0;
-  for (var i = 0u; i < N; i++) {
-    sum = sum + mul(v[i], v[i]);
-  }
-  return sqrt_rn(sum);
-}
-
 fn hypot(a: f32, b: f32) -> f32 {
   return sqrt_rn(mul(a, a) + mul(b, b));
 }
 
 fn sign_of(a: f32) -> f32 {
   return select(-1.0, 1.0, a >= 0.0);
-}
-
-// compute_householder_transform of column `col` below row `start` of Z (thread 0):
-// step_values = (tau, the column's divisor or 0, beta).
-fn householder(col: u32, start: u32) {
-  step_values[0] = 0.0;
-  step_values[1] = 0.0;
-  var norm = 0.0;
-  for (var r = start + 1u; r < N; r++) {
-    norm = norm + mul(Z[r * N + col], Z[r * N + col]);
-  }
-  let xnorm = sqrt_rn(norm);
-  if (xnorm == 0.0) {
-    return;
-  }
-  let alpha = Z[start * N + col];
-  let beta = -sign_of(alpha) * hypot(alpha, xnorm);
-  step_values[0] = div_rn(beta - alpha, beta);
-  step_values[1] = alpha - beta;
-  step_values[2] = beta;
 }
 
 fn chop_small(at: u32, n: u32) {
@@ -130,8 +101,17 @@ fn rot_q(c: f32, s: f32, ap: f32, bp: f32, aq: f32) -> f32 {
   return mul(s, mul(s, ap) + mul(c, bp)) + mul(c, mul(s, bp) + mul(c, aq));
 }
 
-// qr_step on the block of n starting at `at` (thread 0)
-fn qr_step(at: u32, n: u32) {
+// chop_small_elements' test for sd[i] = e between d[i] = p and d[i + 1] = q: whether it
+// ends as zero (chopped, or zero already)
+fn chopped(e: f32, p: f32, q: f32) -> bool {
+  return e == 0.0 || below_eps_times(abs(e), abs(p) + abs(q));
+}
+
+// qr_step on the block of n starting at `at`, then chop_small_elements on it, folded into
+// the step: each sd[i] is tested as soon as it and its two d are final (the test reads
+// nothing the rest of the step writes). Returns the block's sd entries still non-zero, as
+// bits at their indices.
+fn qr_step(at: u32, n: u32) -> u32 {
   var mu = trailing_eigenvalue(at, n);
   if (below_eps_times(abs(d[at]) + abs(sd[at]), abs(mu))) {
     mu = 0.0;
@@ -149,11 +129,17 @@ fn qr_step(at: u32, n: u32) {
     let bp1 = rot_b(g.x, g.y, ap, bp, aq);
     let aq1 = rot_q(g.x, g.y, ap, bp, aq);
     d[at] = ap1;
-    sd[at] = bp1;
     d[at + 1u] = aq1;
-    return;
+    if (chopped(bp1, ap1, aq1)) {
+      sd[at] = 0.0;
+      return 0u;
+    }
+    sd[at] = bp1;
+    return 1u << at;
   }
   var bq = sd[at + 1u];
+  var live = 0u;
+  var d_prev = 0.0;
   for (var k = 0u; k < n - 1u; k++) {
     let g = givens(x, z);
     let c = g.x;
@@ -176,37 +162,53 @@ fn qr_step(at: u32, n: u32) {
     }
     d[at + k] = ap1;
     if (k > 0u) {
-      sd[at + k - 1u] = bk1;
+      // sd[at + k - 1] is final, and so are its d
+      let i = at + k - 1u;
+      if (chopped(bk1, d_prev, ap1)) {
+        sd[i] = 0.0;
+      } else {
+        sd[i] = bk1;
+        live |= 1u << i;
+      }
     }
-    if (k < n - 2u) {
-      sd[at + k + 1u] = bp;
-    }
+    d_prev = ap1;
     x = bk;
     z = zk;
   }
   d[at + n - 1u] = ap;
-  sd[at + n - 2u] = bk;
+  let i = at + n - 2u;
+  if (chopped(bk, d_prev, ap)) {
+    sd[i] = 0.0;
+  } else {
+    sd[i] = bk;
+    live |= 1u << i;
+  }
+  return live;
 }
 
-// compute_eigenvalues_tridiagonal (thread 0)
+// compute_eigenvalues_tridiagonal (thread 0), with the non-zero sd entries kept as bits,
+// so that finding the next unreduced block scans no memory
 fn diagonalise() {
   chop_small(0u, N);
+  var live = 0u;
+  for (var i = 0u; i + 1u < N; i++) {
+    if (sd[i] != 0.0) {
+      live |= 1u << i;
+    }
+  }
   var b = N - 1u;
   var iterations = 0u;
-  while (b > 0u && iterations < MAX_ITERATIONS) {
-    if (sd[b - 1u] == 0.0) {
-      b--;
-      continue;
+  while (iterations < MAX_ITERATIONS) {
+    // b: one past the last non-zero sd at or below b - 1; a: one past the zero before it
+    let below = live & ((1u << b) - 1u);
+    if (below == 0u) {
+      break;
     }
-    var a = b - 1u;
-    while (a > 0u) {
-      if (sd[a - 1u] == 0.0) {
-        break;
-      }
-      a--;
-    }
-    qr_step(a, b - a + 1u);
-    chop_small(a, b - a + 1u);
+    b = firstLeadingBit(below) + 1u;
+    let zeros = ~live & ((1u << (b - 1u)) - 1u);
+    let a = select(0u, firstLeadingBit(zeros) + 1u, zeros != 0u);
+    let block = ((1u << b) - 1u) & ~((1u << a) - 1u);
+    live = (live & ~block) | qr_step(a, b - a + 1u);
     iterations++;
   }
   for (var i = 0u; i < N; i++) {
@@ -245,62 +247,70 @@ fn product_into_t(li: u32, left: u32, right: u32) {
   }
 }
 
+// compute_householder_transform of column `col` below row `start` of Z: (tau, the column's
+// divisor or 0, beta). Every thread computes it alike, so none waits on thread 0.
+fn householder(col: u32, start: u32) -> vec3f {
+  var norm = 0.0;
+  for (var r = start + 1u; r < N; r++) {
+    norm = norm + mul(Z[r * N + col], Z[r * N + col]);
+  }
+  let xnorm = sqrt_rn(norm);
+  if (xnorm == 0.0) {
+    return vec3f(0.0);
+  }
+  let alpha = Z[start * N + col];
+  let beta = -sign_of(alpha) * hypot(alpha, xnorm);
+  return vec3f(div_rn(beta - alpha, beta), alpha - beta, beta);
+}
+
 // convert_to_tridiagonal, then compute_eigenvalues_tridiagonal on thread 0; K is in Z.
+// Three barriers a reflection: every thread forms the reflection and the dot product
+// itself, and the reflection's vector goes straight to v (of column i below the
+// diagonal only the subdiagonal, beta, is read again, so only it is stored).
 fn eigenvalues(li: u32, img: u32) {
   for (var i = 0u; i < N - 2u; i++) {
     let s = i + 1u;
-    if (li == 0u) {
-      householder(i, s);
-    }
-    let tau = workgroupUniformLoad(&step_values[0]);
-    let divisor = step_values[1];
-    let beta = step_values[2];
-    if (divisor != 0.0) {
-      for (var r = s + li; r < N; r += WGM) {
-        Z[r * N + i] = select(div_rn(Z[r * N + i], divisor), beta, r == s);
+    let hv = householder(i, s);
+    let tau = hv.x;
+    let divisor = hv.y;
+    if (li >= s && li < N) {
+      var value = Z[li * N + i];
+      if (divisor != 0.0) {
+        value = select(div_rn(value, divisor), hv.z, li == s);
       }
-    }
-    workgroupBarrier();
-    for (var j = s + li; j < N; j += WGM) {
-      v[j] = Z[j * N + i];
+      v[li] = select(value, 1.0, tau != 0.0 && li == s);
     }
     workgroupBarrier();
     if (tau != 0.0) {
-      if (li == 0u) {
-        Z[s * N + i] = v[s];
-        v[s] = 1.0;
-      }
-      workgroupBarrier();
-      for (var r = s + li; r < N; r += WGM) {
+      if (li >= s && li < N) {
         var acc = 0.0;
         for (var c = s; c < N; c++) {
-          acc = acc + mul(mul(tau, Z[r * N + c]), v[c]);
+          acc = acc + mul(mul(tau, Z[li * N + c]), v[c]);
         }
-        xv[r] = acc;
+        xv[li] = acc;
       }
-      workgroupBarrier();
-      if (li == 0u) {
-        var dot = 0.0;
-        for (var r = s; r < N; r++) {
-          dot = dot + mul(xv[r], v[r]);
-        }
-        step_values[3] = mul(-0.5 * tau, dot);
+    }
+    if (li == 0u && divisor != 0.0) {
+      Z[s * N + i] = hv.z;
+    }
+    workgroupBarrier();
+    if (tau != 0.0) {
+      var dot = 0.0;
+      for (var r = s; r < N; r++) {
+        dot = dot + mul(xv[r], v[r]);
       }
-      workgroupBarrier();
-      let alpha = step_values[3];
-      for (var r = s + li; r < N; r += WGM) {
-        xv[r] = xv[r] + mul(alpha, v[r]);
-      }
-      workgroupBarrier();
+      let alpha = mul(-0.5 * tau, dot);
       for (var e = li; e < NN; e += WGM) {
         let r = e / N;
         let c = e % N;
         if (r >= s && c >= s) {
-          Z[e] = Z[e] - (mul(xv[r], v[c]) + mul(v[r], xv[c]));
+          let xr = xv[r] + mul(alpha, v[r]);
+          let xc = xv[c] + mul(alpha, v[c]);
+          Z[e] = Z[e] - (mul(xr, v[c]) + mul(v[r], xc));
         }
       }
-      workgroupBarrier();
     }
+    workgroupBarrier();
   }
   if (li == 0u) {
     for (var i = 0u; i < N; i++) {
@@ -322,54 +332,76 @@ fn eigenvalues(li: u32, img: u32) {
 }
 
 // matrix_qr_decomposition of K (in Z): P = Q', T = R = Q' K; R's diagonal checked as
-// solve_triangular_system does.
+// solve_triangular_system does. Only the blocks that change are computed (as qr-solve.ts):
+// at step k the reflection H = I - 2 v v' and the working matrix Z are the identity in their
+// first k rows and columns, so libvmaf's full products only add exact zeros there. H is
+// formed term by term inside the products, and the new Z and P go to T and H, then back.
 fn decompose(li: u32, img: u32) {
   for (var e = li; e < NN; e += WGM) {
     P[e] = select(0.0, 1.0, e / N == e % N);
   }
   workgroupBarrier();
   for (var k = 0u; k < N - 1u; k++) {
-    for (var e = li; e < NN; e += WGM) {
-      let r = e / N;
-      let c = e % N;
-      if (r < k || c < k) {
-        Z[e] = select(0.0, 1.0, r == c);
+    // column k of the minor (zero above row k)
+    if (li < N) {
+      v[li] = select(0.0, Z[li * N + k], li >= k);
+    }
+    workgroupBarrier();
+    // each of the first N threads forms the reflection vector itself (no serial stage
+    // behind a barrier): the sums in vector_norm's order, from row k (the rest add zeros)
+    if (li < N) {
+      var sum = 0.0;
+      for (var i = k; i < N; i++) {
+        sum = sum + mul(v[i], v[i]);
+      }
+      let vk = v[k] + sign_of(K[k * N + k]) * sqrt_rn(sum);
+      var sum2 = mul(vk, vk);
+      for (var i = k + 1u; i < N; i++) {
+        sum2 = sum2 + mul(v[i], v[i]);
+      }
+      let length = sqrt_rn(sum2);
+      xv[li] = div_rn(select(v[li], vk, li == k), length);
+    }
+    workgroupBarrier();
+    // T = (H Z) on rows and columns from k + 1, H = (H P) on rows from k: sums from k on
+    let zn = N - k - 1u;
+    let zcount = zn * zn;
+    let pcount = (N - k) * N;
+    for (var e = li; e < zcount + pcount; e += WGM) {
+      var r: u32;
+      var c: u32;
+      if (e < zcount) {
+        r = k + 1u + e / zn;
+        c = k + 1u + e % zn;
+      } else {
+        r = k + (e - zcount) / N;
+        c = (e - zcount) % N;
+      }
+      let vr = -2.0 * xv[r];
+      var acc = 0.0;
+      if (e < zcount) {
+        for (var j = k; j < N; j++) {
+          let h = mul(vr, xv[j]);
+          acc = acc + mul(select(h, h + 1.0, j == r), Z[j * N + c]);
+        }
+        T[r * N + c] = acc;
+      } else {
+        for (var j = k; j < N; j++) {
+          let h = mul(vr, xv[j]);
+          acc = acc + mul(select(h, h + 1.0, j == r), P[j * N + c]);
+        }
+        H[r * N + c] = acc;
       }
     }
     workgroupBarrier();
-    if (li < N) {
-      v[li] = Z[li * N + k];
-    }
-    workgroupBarrier();
-    if (li == 0u) {
-      let norm = vector_norm();
-      v[k] = v[k] + sign_of(K[k * N + k]) * norm;
-      step_values[0] = vector_norm();
-    }
-    workgroupBarrier();
-    let length = step_values[0];
-    workgroupBarrier();
-    if (li < N) {
-      v[li] = div_rn(v[li], length);
-    }
-    workgroupBarrier();
-    for (var e = li; e < NN; e += WGM) {
-      let r = e / N;
-      let c = e % N;
-      let h = mul(-2.0 * v[r], v[c]);
-      H[e] = select(h, h + 1.0, r == c);
-    }
-    workgroupBarrier();
-    product_into_t(li, 0u, 1u);
-    workgroupBarrier();
-    for (var e = li; e < NN; e += WGM) {
-      Z[e] = T[e];
-    }
-    workgroupBarrier();
-    product_into_t(li, 0u, 2u);
-    workgroupBarrier();
-    for (var e = li; e < NN; e += WGM) {
-      P[e] = T[e];
+    for (var e = li; e < zcount + pcount; e += WGM) {
+      if (e < zcount) {
+        let at = (k + 1u + e / zn) * N + k + 1u + e % zn;
+        Z[at] = T[at];
+      } else {
+        let at = (k + (e - zcount) / N) * N + (e - zcount) % N;
+        P[at] = H[at];
+      }
     }
     workgroupBarrier();
   }
