@@ -6,19 +6,9 @@ import { gpuForTests } from "@vq/gpu-core/testing";
 import { CambiCpu } from "./cambi-cpu.ts";
 import { CambiGpu } from "./cambi-gpu.ts";
 import { cambiDefinition, cambiOptions, type CambiOptions } from "./definition.ts";
+import { seededRandom as random } from "@vq/core/testing";
 
 const gpu = await gpuForTests();
-
-/** A deterministic pseudo-random sequence (xorshift), so pictures are the same every run. */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /**
  * A banded picture: flat steps a few codes apart (a slow gradient quantised to `step`

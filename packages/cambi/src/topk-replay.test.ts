@@ -3,18 +3,9 @@ import { gpuForTests } from "@vq/gpu-core/testing";
 import { POOL_WORDS, pooledFromWords } from "./exact-pooling.ts";
 import { quickSelect, topkCount } from "./topk-pooling.ts";
 import { REPLAY_WORDS, replayRounds, topkReplay, type ReplayJob } from "./topk-replay.ts";
+import { seededRandom as rng } from "@vq/core/testing";
 
 const gpu = await gpuForTests();
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 const bitsOf = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0]!;
 const units = (v: number) => BigInt(v * 2 ** 24); // exact: non-zero c-values are multiples of 2^-24

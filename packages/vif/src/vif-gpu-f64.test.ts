@@ -3,6 +3,7 @@ import { gpuForTests } from "@vq/gpu-core/testing";
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
 import { epsilonSteps, f64Words } from "./vif-gpu-params.ts";
+import { seededRandom as random } from "@vq/core/testing";
 
 /**
  * shaders/common/f64.wgsl against the CPU's own IEEE doubles (JavaScript numbers): every
@@ -103,17 +104,6 @@ function actual(op: Op, words: Uint32Array, i: number): [number, number] {
   if (op === "less") return [0, flag];
   if (op === "trunc") return [hi * 2 ** 32 + lo, 0];
   return [(hi * 2 ** 32 + lo) * 2 ** e, 0]; // exact: a 53-bit integer times a power of two
-}
-
-/** Deterministic pseudo-random numbers (xorshift32) in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
 }
 
 /** Positive doubles of the magnitudes vif meets (2^-40 .. 2^46), some with few mantissa bits (ties). */

@@ -4,6 +4,7 @@ import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
 import gainWgsl from "../../../shaders/vif/gain.wgsl" with { type: "text" };
 import { f64Words } from "./vif-gpu-params.ts";
+import { seededRandom as random } from "@vq/core/testing";
 
 /**
  * shaders/vif/gain.wgsl (vif's double steps with fixed-shift rounding) against the CPU's
@@ -111,17 +112,6 @@ function actual(c: Case, words: Uint32Array, i: number): string {
   const [x, y, z] = [words[4 * i]!, words[4 * i + 1]!, words[4 * i + 2]!];
   if (c.op === "gain" || c.op === "fast") return `${(BigInt(y) << 32n) | BigInt(x)} ${z}`;
   return `${(y * 2 ** 32 + x) * 2 ** (z | 0)}`;
-}
-
-/** Deterministic pseudo-random numbers (xorshift32) in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
 }
 
 /** A positive double of `bits` significant bits (1 to 53) near 2^scale. */

@@ -6,19 +6,9 @@ import { vifOptions, type VifOptions } from "./definition.ts";
 import { vifFeature } from "./index.ts";
 import { VifCpu } from "./vif-cpu.ts";
 import { VifGpu } from "./vif-gpu.ts";
+import { seededRandom as random } from "@vq/core/testing";
 
 const gpu = await gpuForTests();
-
-/** Deterministic pseudo-random numbers (xorshift32) in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /**
  * Frame pairs of a kind the golden set lacks, over the full range of `bitDepth`: hard
