@@ -13,3 +13,31 @@ export async function gpuForTests(options: { fresh?: boolean } = {}): Promise<Gp
     return null;
   }
 }
+
+/**
+ * Runs a test harness kernel once: `code`'s `main` reads `input` (binding 0) and writes
+ * `outputWords` words (binding 1), which come back. For checking a WGSL function against
+ * its CPU twin over many cases.
+ */
+export async function runWordKernel(gpu: GpuContext, code: string, input: Uint32Array<ArrayBuffer>, outputWords: number, workgroups: number): Promise<Uint32Array> {
+  const { device } = gpu;
+  const pipeline = device.createComputePipeline({ layout: "auto", compute: { module: device.createShaderModule({ code }), entryPoint: "main" } });
+  const inBuffer = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(inBuffer, 0, input);
+  const outBuffer = device.createBuffer({ size: outputWords * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const readback = device.createBuffer({ size: outputWords * 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: inBuffer } }, { binding: 1, resource: { buffer: outBuffer } }] }));
+  pass.dispatchWorkgroups(workgroups);
+  pass.end();
+  encoder.copyBufferToBuffer(outBuffer, 0, readback, 0, outputWords * 4);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const words = new Uint32Array(readback.getMappedRange()).slice();
+  readback.unmap();
+  for (const b of [inBuffer, outBuffer, readback]) b.destroy();
+  gpu.assertHealthy();
+  return words;
+}

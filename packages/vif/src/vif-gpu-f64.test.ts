@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { gpuForTests } from "@vq/gpu-core/testing";
+import { gpuForTests, runWordKernel } from "@vq/gpu-core/testing";
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
 import { epsilonSteps, f64Words } from "./vif-gpu-params.ts";
@@ -51,32 +51,13 @@ interface Case {
 }
 
 async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
-  const device = gpu!.device;
   const input = new Uint32Array(cases.length * 8);
   cases.forEach(({ op, a, b }, i) => {
     input.set(op === "fromU32" ? [a, 0, 0] : f64Words(a), 8 * i);
     input.set(op === "trunc" || op === "fromU32" ? [0, 0, 0] : f64Words(b), 8 * i + 3);
     input[8 * i + 6] = OPS[op];
   });
-  const pipeline = device.createComputePipeline({ layout: "auto", compute: { module: device.createShaderModule({ code: [u64Wgsl, f64Wgsl, HARNESS].join("\n") }), entryPoint: "main" } });
-  const inBuffer = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  device.queue.writeBuffer(inBuffer, 0, input);
-  const outBuffer = device.createBuffer({ size: cases.length * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const readback = device.createBuffer({ size: cases.length * 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: inBuffer } }, { binding: 1, resource: { buffer: outBuffer } }] }));
-  pass.dispatchWorkgroups(Math.ceil(cases.length / 64));
-  pass.end();
-  encoder.copyBufferToBuffer(outBuffer, 0, readback, 0, cases.length * 16);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const words = new Uint32Array(readback.getMappedRange()).slice();
-  readback.unmap();
-  for (const b of [inBuffer, outBuffer, readback]) b.destroy();
-  gpu!.assertHealthy();
-  return words;
+  return runWordKernel(gpu!, [u64Wgsl, f64Wgsl, HARNESS].join("\n"), input, cases.length * 4, Math.ceil(cases.length / 64));
 }
 
 /** What the CPU computes for a case, in the kernel's output form. */

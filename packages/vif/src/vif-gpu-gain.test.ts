@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { gpuForTests } from "@vq/gpu-core/testing";
+import { gpuForTests, runWordKernel } from "@vq/gpu-core/testing";
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
 import gainWgsl from "../../../shaders/vif/gain.wgsl" with { type: "text" };
@@ -60,7 +60,6 @@ type Sigmas = { s1: number; s12: number; s2: number; limit: number };
 type Case = ({ op: "gain" } & Sigmas) | ({ op: "fast" } & Sigmas) | { op: "mul"; a: number; n: number } | { op: "square"; a: number };
 
 async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
-  const device = gpu!.device;
   const input = new Uint32Array(cases.length * 12);
   cases.forEach((c, i) => {
     const at = 12 * i;
@@ -76,25 +75,7 @@ async function runOnGpu(cases: Case[]): Promise<Uint32Array> {
     }
     input[at + 11] = { gain: 0, mul: 1, square: 2, fast: 3 }[c.op];
   });
-  const pipeline = device.createComputePipeline({ layout: "auto", compute: { module: device.createShaderModule({ code: [u64Wgsl, f64Wgsl, gainWgsl, HARNESS].join("\n") }), entryPoint: "main" } });
-  const inBuffer = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  device.queue.writeBuffer(inBuffer, 0, input);
-  const outBuffer = device.createBuffer({ size: cases.length * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const readback = device.createBuffer({ size: cases.length * 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: inBuffer } }, { binding: 1, resource: { buffer: outBuffer } }] }));
-  pass.dispatchWorkgroups(Math.ceil(cases.length / 64));
-  pass.end();
-  encoder.copyBufferToBuffer(outBuffer, 0, readback, 0, cases.length * 16);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ);
-  const words = new Uint32Array(readback.getMappedRange()).slice();
-  readback.unmap();
-  for (const b of [inBuffer, outBuffer, readback]) b.destroy();
-  gpu!.assertHealthy();
-  return words;
+  return runWordKernel(gpu!, [u64Wgsl, f64Wgsl, gainWgsl, HARNESS].join("\n"), input, cases.length * 4, Math.ceil(cases.length / 64));
 }
 
 /** What libvmaf computes in doubles, as the harness writes it. */
