@@ -9,7 +9,7 @@ import { Bench } from "tinybench";
 import { FeatureCollector, Picture, Y4mReader } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
 import { GpuFrameRunner } from "@vq/gpu-core";
-import { gpuForTests } from "@vq/gpu-core/testing";
+import { gpuForTests, passTimesPerFrame } from "@vq/gpu-core/testing";
 import { CambiGpu } from "../src/cambi-gpu.ts";
 import { cambiOptions, type CambiOptions } from "../src/definition.ts";
 
@@ -88,17 +88,8 @@ for (const input of INPUTS) {
     });
   }
   if (gpu.hasTimestamps) {
-    const profiled = new GpuFrameRunner(gpu, [new CambiGpu(cambiOptions.defaults)], { depth: 3, profile: true });
-    await profiled.init(ref.format);
-    const c = new FeatureCollector();
-    for (let i = 0; i < 3; i++) await profiled.submit({ ref, dist }, i, c); // warm-up
-    await profiled.flush(c);
-    profiled.gpuTimeNs.clear();
     const frames = Number(process.env.VQ_BENCH_PROFILE_FRAMES ?? 32);
-    for (let i = 0; i < frames; i++) await profiled.submit({ ref, dist }, 3 + i, c);
-    await profiled.flush(c);
-    for (const [pass, ns] of profiled.gpuTimeNs) profiles.push({ input: input.name, pass, ms: ns / 1e6 / frames });
-    profiled.close();
+    for (const [pass, ms] of await passTimesPerFrame(gpu, [new CambiGpu(cambiOptions.defaults)], { ref, dist }, frames)) profiles.push({ input: input.name, pass, ms });
   }
 }
 

@@ -1,4 +1,6 @@
+import { FeatureCollector, type PicturePair } from "@vq/core";
 import { acquireGpu, isNoAdapterError, sharedGpu, type GpuContext } from "./device.ts";
+import { GpuFrameRunner, type GpuStage } from "./frame-runner.ts";
 
 /**
  * The GPU for a test file, or null to skip its GPU tests. With VQ_REQUIRE_GPU=1 (as CI
@@ -40,4 +42,21 @@ export async function runWordKernel(gpu: GpuContext, code: string, input: Uint32
   for (const b of [inBuffer, outBuffer, readback]) b.destroy();
   gpu.assertHealthy();
   return words;
+}
+
+/**
+ * GPU time per pass label, in ms per frame, for one frame pair scored `frames` times by
+ * `stages` (after 3 frames of warm-up): the per-kernel table of the packages' benchmarks.
+ */
+export async function passTimesPerFrame(gpu: GpuContext, stages: GpuStage[], pair: PicturePair, frames: number): Promise<Map<string, number>> {
+  const runner = new GpuFrameRunner(gpu, stages, { profile: true });
+  await runner.init(pair.ref.format);
+  const collector = new FeatureCollector();
+  for (let i = 0; i < 3; i++) await runner.submit(pair, i, collector);
+  await runner.flush(collector);
+  runner.gpuTimeNs.clear();
+  for (let i = 0; i < frames; i++) await runner.submit(pair, 3 + i, collector);
+  await runner.flush(collector);
+  await runner.close();
+  return new Map([...runner.gpuTimeNs].map(([label, ns]) => [label, ns / 1e6 / frames]));
 }

@@ -73,8 +73,8 @@ if (gpu.hasTimestamps) {
     const frames = label === "motion columns" ? ROUNDS * BATCH : ROUNDS * (BATCH - 1);
     console.log(`${label}: ${(ns / frames / 1e3).toFixed(1)} µs GPU time per frame`);
   }
-  profiled.runner.close();
+  await profiled.runner.close();
 }
-plain.runner.close();
-window5.runner.close();
+await plain.runner.close();
+await window5.runner.close();
 process.exit(0);

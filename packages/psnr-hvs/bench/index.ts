@@ -82,6 +82,6 @@ for (const jumpGroups of gpu ? [true, false] : []) {
   const mode = jumpGroups ? "jumping groups" : "term by term";
   for (const [label, ns] of runner.gpuTimeNs) console.log(`${mode}: ${label}: ${(ns / n / 1000).toFixed(1)} µs per frame`);
   console.log(`${mode}: blocks summed term by term: ${(profiled.termByTermBlocks / n).toFixed(1)} of ${psnrHvsGpuLayout(format).terms / 64} per frame`);
-  runner.close();
+  await runner.close();
 }
 process.exit(0);

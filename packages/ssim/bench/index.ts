@@ -71,7 +71,7 @@ async function kernelTimes(stage: GpuStage): Promise<string[]> {
   const collector = new FeatureCollector();
   for (let i = 0; i < BATCH; i++) await runner.submit({ ref, dist }, i, collector);
   await runner.flush(collector);
-  runner.close();
+  await runner.close();
   return [...runner.gpuTimeNs].map(([label, ns]) => `  ${label}: ${(ns / BATCH / 1e6).toFixed(3)} ms/frame`);
 }
 const profiles: string[] = [];

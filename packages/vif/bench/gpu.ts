@@ -5,7 +5,7 @@ import { Bench } from "tinybench";
 import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
 import { GpuFrameRunner } from "@vq/gpu-core";
-import { gpuForTests } from "@vq/gpu-core/testing";
+import { gpuForTests, passTimesPerFrame } from "@vq/gpu-core/testing";
 import { vifOptions } from "../src/definition.ts";
 import { VifGpu } from "../src/vif-gpu.ts";
 
@@ -48,17 +48,8 @@ for (const input of INPUTS) {
   });
 
   if (gpu.hasTimestamps) {
-    const profiled = new GpuFrameRunner(gpu, [new VifGpu(options)], { depth: 3, profile: true });
-    await profiled.init(ref.format);
-    const c = new FeatureCollector();
-    for (let i = 0; i < 3; i++) await profiled.submit({ ref, dist }, i, c); // warm-up
-    await profiled.flush(c);
-    profiled.gpuTimeNs.clear();
     const frames = Number(process.env.VQ_BENCH_PROFILE_FRAMES ?? 32);
-    for (let i = 0; i < frames; i++) await profiled.submit({ ref, dist }, 3 + i, c);
-    await profiled.flush(c);
-    for (const [kernel, ns] of profiled.gpuTimeNs) profiles.push({ input: input.name, kernel, ms: ns / 1e6 / frames });
-    profiled.close();
+    for (const [kernel, ms] of await passTimesPerFrame(gpu, [new VifGpu(options)], { ref, dist }, frames)) profiles.push({ input: input.name, kernel, ms });
   }
 }
 
