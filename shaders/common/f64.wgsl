@@ -152,10 +152,12 @@ fn mantissa_to_f32(a: vec2u) -> f32 {
   return f32(a.y) * 4294967296.0 + f32(a.x);
 }
 
-fn f64_div(a: F64, b: F64) -> F64 {
-  // Long division in digits of 19 bits: each digit is estimated in f32 (relative error
-  // below 2^-20, so off by at most one) and then made exact by its remainder, computed
-  // modulo 2^64 (its true value lies within +-2^55). q = floor(a.m * 2^57 / b.m).
+// 2q + s with q = floor(a.m * 2^57 / b.m) and s = 1 when the remainder is not zero: the
+// quotient's bits with a sticky bit below the rounding bit, which keeps any rounding exact. Long division
+// in digits of 19 bits: each digit is estimated in f32 (relative error below 2^-20, so off
+// by at most one) and then made exact by its remainder, computed modulo 2^64 (its true
+// value lies within +-2^55).
+fn f64_div_bits(a: F64, b: F64) -> vec2u {
   let d = b.m;
   let inverse = 1.0 / mantissa_to_f32(d);
   var r = a.m;
@@ -179,9 +181,12 @@ fn f64_div(a: F64, b: F64) -> F64 {
     q = vec2u((q.x << 19u) | digit, (q.y << 19u) | (q.x >> 13u));
     r = t;
   }
-  // a remainder appended as a sticky bit below the rounding bit keeps the rounding exact
   let sticky = select(0u, 1u, r.x != 0u || r.y != 0u);
-  return f64_round(vec4u((q.x << 1u) | sticky, (q.y << 1u) | (q.x >> 31u), 0u, 0u), a.e - b.e - 58);
+  return vec2u((q.x << 1u) | sticky, (q.y << 1u) | (q.x >> 31u));
+}
+
+fn f64_div(a: F64, b: F64) -> F64 {
+  return f64_round(vec4u(f64_div_bits(a, b), 0u, 0u), a.e - b.e - 58);
 }
 
 // a - b for a > b > 0.

@@ -54,35 +54,10 @@ fn gain_square(a: F64) -> F64 {
   return gain_round(vec2u((w1 >> 20u) | (w2 << 12u), (w2 >> 20u) | (w3 << 12u)), ((w1 >> 19u) & 1u) == 1u, w0 != 0u || (w1 & 0x7ffffu) != 0u, e + 52);
 }
 
-// fl(a / b) by long division in digits of 19 bits, as common/f64.wgsl's f64_div (each
-// digit estimated in f32, then made exact by its remainder, computed modulo 2^64), but its
-// 59 bits (q = floor(a.m * 2^57 / b.m) in (2^56, 2^58), a sticky bit below) rounded with
-// short shifts.
+// fl(a / b): common/f64.wgsl's quotient bits (q = floor(a.m * 2^57 / b.m) in (2^56,
+// 2^58), a sticky bit below) rounded with short shifts.
 fn gain_div(a: F64, b: F64) -> F64 {
-  let d = b.m;
-  let inverse = 1.0 / mantissa_to_f32(d);
-  var r = a.m;
-  var q = vec2u(0u, 0u);
-  if (!mantissa_less(r, d)) {
-    r = mantissa_sub(r, d);
-    q.x = 1u;
-  }
-  for (var step = 0u; step < 3u; step++) {
-    var digit = u32(mantissa_to_f32(r) * inverse * 524288.0);
-    let p = u64_mul_u32(d.x, digit);
-    var t = mantissa_sub(vec2u(r.x << 19u, (r.y << 19u) | (r.x >> 13u)), vec2u(p.x, p.y + d.y * digit));
-    for (var fix = 0u; fix < 3u && bitcast<i32>(t.y) < 0; fix++) {
-      digit -= 1u;
-      t = u64_add(t, d);
-    }
-    for (var fix = 0u; fix < 3u && !mantissa_less(t, d); fix++) {
-      digit += 1u;
-      t = mantissa_sub(t, d);
-    }
-    q = vec2u((q.x << 19u) | digit, (q.y << 19u) | (q.x >> 13u));
-    r = t;
-  }
-  let v = vec2u((q.x << 1u) | select(0u, 1u, r.x != 0u || r.y != 0u), (q.y << 1u) | (q.x >> 31u));
+  let v = f64_div_bits(a, b);
   let n = firstLeadingBit(v.y) - 20u; // 5 or 6 bits dropped
   let m = vec2u((v.x >> n) | (v.y << (32u - n)), v.y >> n);
   let below = v.x & ((1u << n) - 1u);
