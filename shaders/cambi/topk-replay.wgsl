@@ -180,6 +180,25 @@ fn right_stop(o: u32, cr: u32, m: u32) -> u32 {
   return rpos[o + cr - 1u - m];
 }
 
+// The m-th swap of a partition round (m < mm: the m-th left stop with the m-th right
+// stop, when they have not crossed); true for the m where the swaps end, which then
+// settles the round's i and j.
+fn swap_stops(o: u32, cr: u32, m: u32, mm: u32) -> bool {
+  var here = false;
+  if (m < mm) {
+    let a = lpos[o + m];
+    let b = right_stop(o, cr, m);
+    here = a <= b;
+    if (here && a != b) {
+      let va = c_values[o + a];
+      c_values[o + a] = c_values[o + b];
+      c_values[o + b] = va;
+    }
+  }
+  let before = m == 0u || lpos[o + m - 1u] <= right_stop(o, cr, m - 1u);
+  return before && !here;
+}
+
 // Given M swaps, the Hoare loop's final i and j, then the next interval (as libvmaf:
 // `if (j < k) left = i; if (k < i) right = j;`). Writes left, right, active to `s`.
 fn next_interval(o: u32, cl: u32, cr: u32, m: u32, k: u32, left: u32, right: u32, s: u32) {
@@ -436,19 +455,7 @@ fn swap(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) grou
   let cr = state[s + 4u];
   let mm = min(cl, cr);
   for (var m = gid.x; m <= mm; m += groups.x * 256u) {
-    var here = false;
-    if (m < mm) {
-      let a = lpos[o + m];
-      let b = right_stop(o, cr, m);
-      here = a <= b;
-      if (here && a != b) {
-        let va = c_values[o + a];
-        c_values[o + a] = c_values[o + b];
-        c_values[o + b] = va;
-      }
-    }
-    let before = m == 0u || lpos[o + m - 1u] <= right_stop(o, cr, m - 1u);
-    if (before && !here) {
+    if (swap_stops(o, cr, m, mm)) {
       next_interval(o, cl, cr, m, job.k, state[s], state[s + 1u], next);
       state[next + 5u] = state[s + 5u] + 1u;
     }
@@ -507,19 +514,7 @@ fn finish(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: v
     let cr = offsets.y;
     let mm = min(cl, cr);
     for (var m = li; m <= mm; m += 256u) {
-      var here = false;
-      if (m < mm) {
-        let a = lpos[o + m];
-        let b = right_stop(o, cr, m);
-        here = a <= b;
-        if (here && a != b) {
-          let va = c_values[o + a];
-          c_values[o + a] = c_values[o + b];
-          c_values[o + b] = va;
-        }
-      }
-      let before = m == 0u || lpos[o + m - 1u] <= right_stop(o, cr, m - 1u);
-      if (before && !here) {
+      if (swap_stops(o, cr, m, mm)) {
         next_interval(o, cl, cr, m, job.k, left, right, s);
       }
     }
