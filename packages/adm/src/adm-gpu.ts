@@ -32,6 +32,8 @@ export class AdmGpu implements GpuStage {
   private readonly debugNames: string[];
   private settings?: AdmSettings;
   private geometry?: AdmGeometry;
+  /** Rows the masking pass walks, per scale (one workgroup each). */
+  private maskingRows: number[] = [];
   private device?: GPUDevice;
   private buffers: GPUBuffer[] = [];
   private resources?: Record<Exclude<BindingName, "ref" | "dist" | "sums" | "params">, GPUBuffer>;
@@ -84,12 +86,13 @@ export class AdmGpu implements GpuStage {
     if (Math.ceil(s0.w / TILE) > limits.maxComputeWorkgroupsPerDimension || Math.ceil(s0.h / TILE) > limits.maxComputeWorkgroupsPerDimension) {
       throw new VqError(`feature adm: ${format.width}x${format.height} exceeds this GPU's dispatch limit of ${limits.maxComputeWorkgroupsPerDimension} workgroups`);
     }
-    for (const g of geometry.scales) {
+    this.maskingRows = geometry.scales.map((g) => {
       // den and masking share their rows and columns (fused passes rely on it)
       const s = scoreRegion(g.w, g.h);
       const walk = walkRange(g.w, g.h);
       if (walk.rowStart !== s.top || walk.rowEnd !== s.bottom || walk.colStart !== s.left || walk.colEnd !== s.right) throw new Error("adm: masking walk differs from the score region");
-    }
+      return walk.rowEnd - walk.rowStart;
+    });
     this.readsPreviousFrame = readsPreviousFrame;
     this.staleScale = staleSource(geometry, format.width).scale;
     const group = readsPreviousFrame ? 1 : admGroupFrames(layout, maxBatch, bufferLimit, this.budgetBytes);
@@ -169,8 +172,7 @@ export class AdmGpu implements GpuStage {
       // after this frame's a band of the scale before: the value the next frame's scale 0 reads
       if (this.readsPreviousFrame && scale === this.staleScale) this.dispatch(passes, "adm dwt row for the next frame", ADM_KERNELS.stale, scale, views, [1, 1, 1]);
       if (first && settings.skipScale0) continue;
-      const walk = walkRange(g.w, g.h);
-      this.dispatch(passes, `adm masking and den ${scale}`, first ? ADM_KERNELS.masking0 : ADM_KERNELS.masking123, scale, views, [walk.rowEnd - walk.rowStart, 1, count]);
+      this.dispatch(passes, `adm masking and den ${scale}`, first ? ADM_KERNELS.masking0 : ADM_KERNELS.masking123, scale, views, [this.maskingRows[scale]!, 1, count]);
     }
   }
 
