@@ -1,7 +1,8 @@
 // End-to-end benchmark: the whole `vq` process (start, read Y4M, extract, model, write)
-// on golden pairs, per backend. Prints fps over the whole run, the steady rate (the
-// frames of the second half over the time they add: start-up cancels out) and the cold
-// start (a run of one frame). Usage:
+// on golden pairs, per backend. Prints fps over the whole run; from `vq --timing`, the
+// steady rate (the frames of the run's second half over their time, measured inside the
+// process) and the first score (process start to the first frame's scores); and the wall
+// time of a whole run of one frame. Each figure is the median of the repeats. Usage:
 //   bun tools/bench.ts [--backend cpu|gpu] [--pairs a,b] [--repeat N] [--frames N] [--upscale K] [-- extra vq args]
 // --frames repeats the pair's frames to N (the golden 1080p pair has only 5); --upscale K
 // multiplies width and height by K (1080p x2 or the 10-bit 960x540 pair x4 → 4K).
@@ -24,13 +25,26 @@ const frameCount = Number(get("--frames", "0"));
 const upscale = Number(get("--upscale", "1"));
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 
-function run(args: string[]): number {
+interface Run {
+  /** Wall time of the whole process. */
+  ms: number;
+  /** From `--timing`. */
+  firstScoreMs: number;
+  steadyFps?: number;
+}
+
+function run(args: string[]): Run {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [cli, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const r = spawnSync(process.execPath, [cli, ...args, "--timing"], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`vq failed: ${r.stderr}`);
-  return ms;
+  const first = /first score (\d+) ms/.exec(r.stderr);
+  if (!first) throw new Error(`vq printed no timing: ${r.stderr}`);
+  const steady = /steady ([\d.]+) fps/.exec(r.stderr);
+  return { ms, firstScoreMs: Number(first[1]), steadyFps: steady ? Number(steady[1]) : undefined };
 }
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** GPU time per frame from a separate `--gpu-profile` run (timestamps cost a little, so not timed). */
 function gpuMicrosPerFrame(args: string[]): string {
@@ -44,19 +58,19 @@ for (const pair of goldenPairs().filter((p) => wanted.includes(p.pair))) {
   const frames = frameCount || pair.frame_count;
   const input = (p: string) => (frameCount || upscale > 1 ? benchInput(goldenPath(p), frames, upscale) : goldenPath(p));
   const base = ["-r", input(pair.reference), "-d", input(pair.distorted), "--json", "-o", "/dev/null", "-q", "--backend", backend, ...extra];
-  const median = (args: string[]) => [...Array(repeat)].map(() => run(args)).sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
-  const cold = Math.min(...Array.from({ length: repeat }, () => run([...base, "--frame_cnt", "1"])));
-  const whole = median(base);
-  const half = Math.floor(frames / 2);
-  const firstHalf = median([...base, "--frame_cnt", String(half)]);
+  const oneFrame = median(Array.from({ length: repeat }, () => run([...base, "--frame_cnt", "1"]).ms));
+  const runs = Array.from({ length: repeat }, () => run(base));
+  const whole = median(runs.map((r) => r.ms));
+  const steady = runs.every((r) => r.steadyFps !== undefined) ? median(runs.map((r) => r.steadyFps!)).toFixed(1) : "n/a";
   rows.push({
     pair: pair.pair,
     size: `${pair.width * upscale}x${pair.height * upscale}`,
     frames: String(frames),
     "median ms": whole.toFixed(0),
     "fps (whole process)": ((frames * 1000) / whole).toFixed(2),
-    "fps (steady: 2nd half of the frames)": (((frames - half) * 1000) / Math.max(1, whole - firstHalf)).toFixed(2),
-    "cold start ms": cold.toFixed(0),
+    "fps (steady: 2nd half, in process)": steady,
+    "first score ms": median(runs.map((r) => r.firstScoreMs)).toFixed(0),
+    "1-frame run ms": oneFrame.toFixed(0),
     ...(backend === "cpu" ? {} : { "GPU µs/frame (timestamps)": gpuMicrosPerFrame(base) }),
   });
 }

@@ -2,6 +2,7 @@
 // (performance.now()): module loading, the WebGPU device, opening the inputs and the model,
 // the stages' init (pipelines, buffers) and the first frame through the GPU.
 //   bun tools/cold-start.ts REF.y4m DIST.y4m [MODEL]     (MODEL: vmaf_v0.6.1 by default)
+export {};
 const t = [["process start to script", performance.now()]] as [string, number][];
 const mark = (what: string) => t.push([what, performance.now()]);
 const core = await import("../packages/core/src/index.ts");

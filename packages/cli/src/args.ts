@@ -36,6 +36,7 @@ export interface CliSettings {
   scale: boolean;
   /** Print GPU time per kernel pass (timestamp queries) to stderr. */
   gpuProfile: boolean;
+  timing: boolean;
 }
 
 interface Spec {
@@ -72,6 +73,7 @@ const SPECS: Spec[] = [
   { long: "ffmpeg", value: true },
   { long: "scale", value: false },
   { long: "gpu-profile", value: false },
+  { long: "timing", value: false },
   { long: "report", value: true },
 ];
 
@@ -105,6 +107,8 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
       --threads N             CPU worker threads
       --scale                 scale the distorted video to the reference's size (ffmpeg, bicubic)
       --gpu-profile           print the GPU time of every kernel pass per frame (timestamp queries)
+      --timing                print when the first frame was scored (from process start) and
+                              the steady rate: the frames of the run's second half over their time
       --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH)
   -q, --quiet                 no progress on the terminal
   -v, --version               print the version
@@ -137,7 +141,7 @@ export function parseFeatureArgument(arg: string): FeatureRequest {
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
-  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false };
+  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false, timing: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let spec: Spec | undefined;
@@ -251,6 +255,9 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         break;
       case "gpu-profile":
         s.gpuProfile = true;
+        break;
+      case "timing":
+        s.timing = true;
         break;
       case "report":
         s.report = v;

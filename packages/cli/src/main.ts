@@ -5,6 +5,7 @@ import { writeAtomically } from "./atomic-write.ts";
 import { gpuProfileTable } from "./gpu-profile.ts";
 import { renderReport } from "./report/html-report.ts";
 import { parseReportData, readReportData, type RunSettings } from "./report/report-data.ts";
+import { RunTiming, timingLine } from "./run-timing.ts";
 import { score } from "./score.ts";
 import { VERSION } from "./version.ts";
 
@@ -43,6 +44,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   if (s.version) return io.stdout(`vq ${VERSION}\n`);
   const progress = io.stderrIsTty && !s.quiet;
   const t0 = performance.now();
+  const timing = s.timing ? new RunTiming() : undefined;
   const frames = score(
     {
       reference: s.reference!,
@@ -63,7 +65,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
     },
     {
       onNote: (m) => io.stderr(`vq: ${m}\n`),
-      onProgress: progress ? (n, total) => io.stderr(`\r${progressLine(n, total, (performance.now() - t0) / 1000)}\x1b[K`) : undefined,
+      onProgress: (n, total) => {
+        timing?.mark(n);
+        if (progress) io.stderr(`\r${progressLine(n, total, (performance.now() - t0) / 1000)}\x1b[K`);
+      },
     },
   );
   let next = await frames.next();
@@ -72,6 +77,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   if (progress) io.stderr("\n");
   const fps = result.frames / ((performance.now() - t0) / 1000);
   if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames, result.gpuSpanNs));
+  const times = timing?.summary();
+  if (times) io.stderr(`vq: ${timingLine(times)}\n`);
   const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps };
   let text: string;
   switch (s.outputFormat ?? "xml") {
