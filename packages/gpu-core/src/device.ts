@@ -43,6 +43,14 @@ export interface AcquireOptions {
 }
 
 /**
+ * Dawn toggles for Bun/Node (adr/0015-dawn-robustness-off.md):
+ * - nanosecond timestamps for `--gpu-profile`, not Dawn's 100 µs quantised ones;
+ * - no robustness transform: Tint would clamp every storage access in every kernel, and
+ *   vq's kernels check their own bounds (6 % of VMAF v1's GPU time at 4K on an H100).
+ */
+const DAWN_TOGGLES = ["disable-dawn-features=timestamp_quantization", "enable-dawn-features=disable_robustness"];
+
+/**
  * Dawn's `create()` result must outlive every GPU completion: under Bun, once it is
  * garbage-collected the next completion callback segfaults the process. It is kept
  * here for the life of the process.
@@ -68,7 +76,7 @@ async function getGpu(options: AcquireOptions): Promise<GPU> {
     throw new VqError(`no WebGPU: the "webgpu" package (Dawn) could not be loaded: ${(e as Error).message}`, { cause: e });
   }
   Object.assign(globalThis, dawn.globals);
-  const gpu = dawn.create(["disable-dawn-features=timestamp_quantization", ...(options.dawnOptions ?? [])]);
+  const gpu = dawn.create([...DAWN_TOGGLES, ...(options.dawnOptions ?? [])]);
   retainedDawnInstances.push(gpu);
   return gpu;
 }
