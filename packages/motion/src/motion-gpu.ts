@@ -8,22 +8,29 @@ import { writeMotion2And3 } from "./motion-temporal.ts";
 
 const MOTION_CODE = [frameWgsl, motionWgsl].join("\n");
 
+/** Rows of a tile: shaders/motion/motion.wgsl's ROWS. */
+const MOTION_ROWS = 4;
+
+/** Output columns of a tile: shaders/motion/motion.wgsl's TILE. */
+const MOTION_COLUMNS = 252;
+
 /** The two kernels of shaders/motion/motion.wgsl for a bit depth (the vertical pass shifts by it). */
 export function motionKernels(bitDepth: number) {
   const constants = { BPC: bitDepth };
   return {
-    columns: { label: "motion columns", code: MOTION_CODE, entryPoint: "blur_columns", constants },
     sad: { label: "motion sad", code: MOTION_CODE, entryPoint: "motion_sad", constants },
+    total: { label: "motion total", code: MOTION_CODE, entryPoint: "motion_total", constants },
   };
 }
 
 /**
- * GPU twin of MotionCpu. Per batch of frames, one dispatch computes every frame's reference
- * luma vertical blur sums into a ring of column sums on the GPU (allocated at init, slots by
- * frame number: the batch's frames and the 1 or 2 before it, so the history never leaves
- * the GPU); a second one, for every frame with a predecessor, fuses the difference with the
- * earlier frame's sums, the horizontal blur and the exact uint64 SAD into two result words.
- * Workgroup z is the frame of the batch. The score, motion2 and motion3 come from the CPU
+ * GPU twin of MotionCpu. Per batch of frames, one dispatch blurs the difference between each
+ * frame's reference luma and the luma of the frame 1 (five-frame window: 2) before it, in
+ * tiles, summing |.| into libvmaf's uint32 row sums; a second one adds each frame's row sums
+ * into the exact uint64 SAD (two result words). Workgroup z is the frame of the batch. The earlier
+ * frame comes from the batch's upload or, for the batch's first frames, from a ring of luma
+ * copies on the GPU (allocated at init, slots by frame number) that the batch's last frames
+ * fill, so the history never leaves the GPU. The score, motion2 and motion3 come from the CPU
  * package's shared code (sadScore, writeMotion2And3), so the backends cannot diverge.
  */
 export class MotionGpu implements GpuStage {
@@ -38,17 +45,20 @@ export class MotionGpu implements GpuStage {
   private readonly distance: 1 | 2;
   private format?: PictureFormat;
   private device?: GPUDevice;
-  private columnsPipeline?: GPUComputePipeline;
   private sadPipeline?: GPUComputePipeline;
+  private totalPipeline?: GPUComputePipeline;
+  /** libvmaf's uint32 row sums of a batch's frames (height words a frame), zero between batches. */
+  private rowSums?: GPUBuffer;
   private uniforms?: GPUBuffer;
-  /** Column sums of the last `maxBatch + distance` frames, frame i in slot i % ringSlots. */
+  /** Luma (plane 0's words) of recent frames, frame i in slot i % ringSlots. */
   private ring?: GPUBuffer;
   private ringSlots = 0;
+  private slotWords = 0;
   private maxBatch = 1;
-  /** Batch uniforms (shaders/motion/motion.wgsl's Batch) by strides and ring phase: written once each. */
+  /** Batch uniforms (shaders/motion/motion.wgsl's Batch) by strides, ring phase and batch size: written once each. */
   private batchUniforms = new Map<string, GPUBuffer>();
-  /** Bind groups by the batch's reference buffer, then by place, strides and ring phase. */
-  private bindGroups = new WeakMap<GPUBuffer, Map<string, { results: GPUBuffer; columns: GPUBindGroup; sad: GPUBindGroup }>>();
+  /** Bind groups by the batch's reference buffer, then by place, strides, ring phase and batch size. */
+  private bindGroups = new WeakMap<GPUBuffer, Map<string, { results: GPUBuffer; sad: GPUBindGroup; total: GPUBindGroup }>>();
   /** Frames encoded since the video's first: the next batch must start there (or at 0, a new video). */
   private encoded = 0;
 
@@ -66,22 +76,27 @@ export class MotionGpu implements GpuStage {
     if (this.options.motion_force_zero) return; // every score is 0: no kernel runs
     const { device } = gpu;
     const { limits } = device;
-    if (Math.max(format.height, maxBatch) > limits.maxComputeWorkgroupsPerDimension) {
-      throw new VqError(`feature motion: ${format.height} rows in batches of ${maxBatch} exceed this GPU's dispatch limit of ${limits.maxComputeWorkgroupsPerDimension}`);
+    if (Math.max(Math.ceil(format.width / MOTION_COLUMNS), Math.ceil(format.height / MOTION_ROWS), maxBatch) > limits.maxComputeWorkgroupsPerDimension) {
+      throw new VqError(`feature motion: a ${format.width}x${format.height} picture in batches of ${maxBatch} exceeds this GPU's dispatch limit of ${limits.maxComputeWorkgroupsPerDimension} workgroups`);
     }
+    const luma = packedLayout(format).planes[0]!;
+    // a slot holds plane 0's words as uploaded: from the word of its first byte to that of its last
+    this.slotWords = Math.ceil(((luma.offset % 4) + luma.stride * luma.height * (format.bitDepth > 8 ? 2 : 1)) / 4);
+    // frames of one batch and the `distance` before it never share a slot
     this.ringSlots = maxBatch + this.distance;
-    const bytes = this.ringSlots * format.width * format.height * 4;
+    const bytes = this.ringSlots * this.slotWords * 4;
     const maxBytes = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     if (bytes > maxBytes) {
       throw new VqError(`feature motion: a ${format.width}x${format.height} picture in batches of ${maxBatch} needs a ${bytes}-byte GPU buffer, above this GPU's limit of ${maxBytes}`);
     }
     this.device = device;
     const kernels = motionKernels(format.bitDepth);
-    const built = computePipelines(device, [kernels.columns, kernels.sad]);
+    const built = computePipelines(device, [kernels.sad, kernels.total]);
     this.uniforms = device.createBuffer({ label: "motion planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.uniforms, 0, planeUniforms(format, packedLayout(format).planes));
-    this.ring = device.createBuffer({ label: "motion columns", size: bytes, usage: GPUBufferUsage.STORAGE });
-    [this.columnsPipeline, this.sadPipeline] = await built;
+    this.ring = device.createBuffer({ label: "motion luma history", size: bytes, usage: GPUBufferUsage.STORAGE });
+    this.rowSums = device.createBuffer({ label: "motion row sums", size: maxBatch * format.height * 4, usage: GPUBufferUsage.STORAGE });
+    [this.sadPipeline, this.totalPipeline] = await built;
   }
 
   encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
@@ -92,67 +107,73 @@ export class MotionGpu implements GpuStage {
     if (batch.count > this.maxBatch) throw new Error(`motion: a batch of ${batch.count} frames, sized for ${this.maxBatch}`);
     this.encoded += batch.count;
     if (this.options.motion_force_zero) return;
+    const { width, height } = this.format!;
     const groups = this.groupsFor(batch, results, resultOffset, resultStride);
-    const rows = this.format!.height;
-    let pass = passes.beginComputePass("motion columns");
-    pass.setPipeline(this.columnsPipeline!);
-    pass.setBindGroup(0, groups.columns);
-    pass.dispatchWorkgroups(rows, 1, batch.count);
+    // runs even when no frame of the batch has a predecessor yet: its last frames fill the ring
+    let pass = passes.beginComputePass("motion sad");
+    pass.setPipeline(this.sadPipeline!);
+    pass.setBindGroup(0, groups.sad);
+    pass.dispatchWorkgroups(Math.ceil(width / MOTION_COLUMNS), Math.ceil(height / MOTION_ROWS), batch.count);
     pass.end();
     // the first frames of a video have nothing to compare with (score 0, no result words)
     if (batch.first + batch.count <= this.distance) return;
-    pass = passes.beginComputePass("motion sad");
-    pass.setPipeline(this.sadPipeline!);
-    pass.setBindGroup(0, groups.sad);
-    pass.dispatchWorkgroups(rows, 1, batch.count);
+    pass = passes.beginComputePass("motion total");
+    pass.setPipeline(this.totalPipeline!);
+    pass.setBindGroup(0, groups.total);
+    pass.dispatchWorkgroups(1, 1, batch.count);
     pass.end();
   }
 
   /**
-   * The uniform of a batch at a ring phase: the batch's first frame's slot and how many of
-   * its leading frames have no predecessor (only while `first < distance`). One buffer per
-   * distinct value, never rewritten, so it cannot be out of order with a recorded pass.
+   * The uniform of a batch at a ring phase and size: the batch's first frame's slot, how many
+   * of its leading frames have no predecessor (only while `first < distance`) and from which
+   * frame on it keeps its luma for the next batch. One buffer per distinct value, never
+   * rewritten, so it cannot be out of order with a recorded pass.
    */
-  private batchUniform(first: number, refStride: number, resultStride: number): GPUBuffer {
+  private batchUniform(first: number, count: number, refStride: number, resultStride: number): GPUBuffer {
     const slot = first % this.ringSlots;
     const skip = Math.max(0, this.distance - first);
-    const key = `${refStride}/${resultStride}/${slot}/${skip}`;
+    const keepFrom = Math.max(0, count - this.distance);
+    const key = `${refStride}/${resultStride}/${slot}/${skip}/${keepFrom}`;
     let b = this.batchUniforms.get(key);
     if (!b) {
       b = this.device!.createBuffer({ label: `motion batch ${key}`, size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-      this.device!.queue.writeBuffer(b, 0, new Uint32Array([refStride, resultStride / 4, slot, this.ringSlots, skip, this.distance, 0, 0]));
+      this.device!.queue.writeBuffer(b, 0, new Uint32Array([refStride, resultStride / 4, slot, this.ringSlots, skip, this.distance, keepFrom, this.slotWords]));
       this.batchUniforms.set(key, b);
     }
     return b;
   }
 
   /**
-   * Bind groups depend on the batch's buffers and place, the results' slice and the ring
-   * phase: built once each (a few dozen at most). The columns kernel uses neither the
-   * results nor the ring's read view, so "auto" layouts leave those bindings out.
+   * Bind groups depend on the batch's buffers and place, the results' slice and the batch
+   * uniform: built once each (a few dozen at most). Each kernel's "auto" layout has only the
+   * bindings it uses.
    */
   private groupsFor(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number) {
     let byPlace = this.bindGroups.get(batch.ref);
     if (!byPlace) this.bindGroups.set(batch.ref, (byPlace = new Map()));
-    const uniform = this.batchUniform(batch.first, batch.refStride, resultStride);
+    const uniform = this.batchUniform(batch.first, batch.count, batch.refStride, resultStride);
     const key = `${batch.base}/${resultOffset}/${uniform.label}`;
     const known = byPlace.get(key);
     if (known && known.results === results) return known;
     const refOffset = batch.base * batch.refStride;
-    const ref = { binding: 0, resource: { buffer: batch.ref, offset: refOffset, size: batch.ref.size - refOffset } };
-    const common: GPUBindGroupEntry[] = [ref, { binding: 2, resource: { buffer: this.uniforms! } }, { binding: 6, resource: { buffer: uniform } }];
     const device = this.device!;
+    const common: GPUBindGroupEntry[] = [
+      { binding: 2, resource: { buffer: this.uniforms! } },
+      { binding: 6, resource: { buffer: uniform } },
+      { binding: 7, resource: { buffer: this.rowSums! } },
+    ];
     const groups = {
       results,
-      columns: device.createBindGroup({
-        label: `motion columns ${key}`,
-        layout: this.columnsPipeline!.getBindGroupLayout(0),
-        entries: [...common, { binding: 5, resource: { buffer: this.ring! } }],
-      }),
       sad: device.createBindGroup({
         label: `motion sad ${key}`,
         layout: this.sadPipeline!.getBindGroupLayout(0),
-        entries: [...common, { binding: 3, resource: { buffer: results, offset: resultOffset, size: results.size - resultOffset } }, { binding: 4, resource: { buffer: this.ring! } }],
+        entries: [...common, { binding: 0, resource: { buffer: batch.ref, offset: refOffset, size: batch.ref.size - refOffset } }, { binding: 4, resource: { buffer: this.ring! } }],
+      }),
+      total: device.createBindGroup({
+        label: `motion total ${key}`,
+        layout: this.totalPipeline!.getBindGroupLayout(0),
+        entries: [...common, { binding: 3, resource: { buffer: results, offset: resultOffset, size: results.size - resultOffset } }],
       }),
     };
     byPlace.set(key, groups);
@@ -176,6 +197,8 @@ export class MotionGpu implements GpuStage {
   close(): void {
     this.ring?.destroy();
     this.ring = undefined;
+    this.rowSums?.destroy();
+    this.rowSums = undefined;
     this.uniforms?.destroy();
     this.uniforms = undefined;
     for (const b of this.batchUniforms.values()) b.destroy();
