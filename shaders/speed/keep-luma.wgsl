@@ -1,5 +1,6 @@
-// speed_temporal keeps the frame's luma words for the next frame (the frame buffers are
-// not copy sources). Runs after the frame's SpEED kernels, which read the previous copy.
+// speed_temporal keeps the luma words of a batch's last frame for the next batch (the frame
+// buffers are not copy sources). Runs after the batch's SpEED kernels, which read the
+// previous copy.
 
 @group(0) @binding(0) var<storage, read> ref_frame: array<u32>;
 @group(0) @binding(1) var<storage, read> dist_frame: array<u32>;

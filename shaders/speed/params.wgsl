@@ -1,6 +1,7 @@
 // SpEED's sizes, options and tables for one extractor (speed_chroma or speed_temporal).
-// Images are numbered by the dispatch's z: chroma U ref, U dis, V ref, V dis; temporal
-// ref, dis. Image i and i + 1 (i even) are scored as a pair.
+// Images are numbered by the dispatch's z, frame after frame of the batch, `images` per
+// frame: chroma U ref, U dis, V ref, V dis; temporal ref, dis. Image i and i + 1 (i even)
+// are scored as a pair.
 
 struct SpeedParams {
   src_w: u32,      // plane before prescaling
@@ -31,10 +32,10 @@ struct SpeedParams {
   base_entropy: f32, // get_speed_score's threshold, computed by the host
   pad0: u32,
   pad1: u32,
-  pad2: u32,
-  pad3: u32,
-  pad4: u32,
-  pad5: u32,
+  images: u32,        // per frame
+  ref_stride: u32,    // words between the batch's frames in the frame buffers
+  dist_stride: u32,
+  result_stride: u32, // words between the frames' results
 }
 
 @group(0) @binding(3) var<uniform> params: SpeedParams;
@@ -43,6 +44,26 @@ struct SpeedParams {
 const BLOCK: u32 = 5u;
 const ELEMENTS: u32 = 25u;
 const PAIRS: u32 = 325u;
+
+fn frame_of(img: u32) -> u32 {
+  return img / params.images;
+}
+
+// image `img`'s place among its frame's images
+fn image_in_frame(img: u32) -> u32 {
+  return img % params.images;
+}
+
+// a sample of the batch's frame `frame` (planes.plane describes one frame's layout)
+fn batch_ref_sample(frame: u32, p: Plane, x: u32, y: u32) -> u32 {
+  let b = sample_byte_index(p, x, y);
+  return sample_in_word(ref_frame[frame * params.ref_stride + (b >> 2u)], b);
+}
+
+fn batch_dist_sample(frame: u32, p: Plane, x: u32, y: u32) -> u32 {
+  let b = sample_byte_index(p, x, y);
+  return sample_in_word(dist_frame[frame * params.dist_stride + (b >> 2u)], b);
+}
 
 fn table_f32(i: u32) -> f32 {
   return bitcast<f32>(tables[i]);

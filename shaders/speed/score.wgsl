@@ -1,9 +1,10 @@
-// get_speed_score's sum on the GPU, one workgroup per pair of images (reference 2p,
-// distorted 2p + 1): the per-block terms of speed/block-terms.wgsl summed in float in block
+// get_speed_score's sum on the GPU, one workgroup per pair of images of the batch
+// (reference 2p, distorted 2p + 1): the per-block terms of speed/block-terms.wgsl summed in float in block
 // order, over the number of blocks; 0 where exactly one picture was singular. Needs
 // speed/exact-f32.wgsl, speed/params.wgsl and the bindings of speed/detail.wgsl.
 
-// per pair: the score's bits, then 1 when either picture's covariance was singular
+// per pair of a frame: the score's bits, then 1 when either picture's covariance was
+// singular; the frames' results params.result_stride words apart
 @group(0) @binding(9) var<storage, read_write> scores: array<u32>;
 
 const SCORE_WG: u32 = 256u;
@@ -38,7 +39,8 @@ fn score(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: ve
     } else {
       sum = div_rn(sum, f32(n));
     }
-    scores[2u * pair] = bitcast<u32>(sum);
-    scores[2u * pair + 1u] = select(0u, 1u, singular_ref || singular_dis);
+    let at = frame_of(ref_img) * params.result_stride + 2u * (image_in_frame(ref_img) / 2u);
+    scores[at] = bitcast<u32>(sum);
+    scores[at + 1u] = select(0u, 1u, singular_ref || singular_dis);
   }
 }

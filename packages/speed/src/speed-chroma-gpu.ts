@@ -1,9 +1,9 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
-import type { GpuContext, GpuFrame, GpuStage, PassRecorder } from "@vq/gpu-core";
+import type { GpuContext, GpuFrameBatch, GpuStage, PassRecorder } from "@vq/gpu-core";
 import chromaSourceWgsl from "../../../shaders/speed/chroma-source.wgsl" with { type: "text" };
 import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, speedChromaOptions, type SpeedChromaNames, type SpeedChromaOptions } from "./definition.ts";
 import { writeChromaScores } from "./speed-chroma-cpu.ts";
-import { SpeedGpuPipeline } from "./speed-gpu-pipeline.ts";
+import { SpeedGpuPipeline, batchViews } from "./speed-gpu-pipeline.ts";
 import { speedGeometry } from "./speed-geometry.ts";
 
 /** U ref, U dis, V ref, V dis */
@@ -12,7 +12,8 @@ const IMAGES = 4;
 /**
  * GPU twin of SpeedChromaCpu: both chroma planes are decimated, modelled and scored on the
  * GPU; a frame reads back the U and V scores and whether their covariances were singular,
- * which the host combines and clips as the CPU does.
+ * which the host combines and clips as the CPU does. All frames of a batch in one set of
+ * dispatches.
  */
 export class SpeedChromaGpu implements GpuStage {
   readonly definition = speedChromaDefinition;
@@ -26,16 +27,16 @@ export class SpeedChromaGpu implements GpuStage {
     this.names = speedChromaNames(options);
   }
 
-  init(gpu: GpuContext, format: PictureFormat): void {
+  init(gpu: GpuContext, format: PictureFormat, maxBatch: number): void {
     speedChromaDefinition.checkFormat?.(this.options, format);
     this.close();
     const geometry = speedGeometry(chromaPlaneSize(format), this.options.speed_prescale, "feature speed_chroma");
     this.pipeline = new SpeedGpuPipeline(this.label, chromaSourceWgsl, IMAGES, geometry, this.options);
-    this.pipeline.init(gpu, format);
+    this.pipeline.init(gpu, format, maxBatch);
   }
 
-  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    this.pipeline!.encode(passes, frame, results, resultOffset);
+  encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
+    this.pipeline!.encode(passes, batchViews(batch, results, resultOffset, resultStride), batch.count);
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {

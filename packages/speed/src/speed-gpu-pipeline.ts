@@ -1,5 +1,5 @@
 import { packedLayout, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import blockTermsWgsl from "../../../shaders/speed/block-terms.wgsl" with { type: "text" };
 import covarianceWgsl from "../../../shaders/speed/covariance.wgsl" with { type: "text" };
@@ -19,6 +19,8 @@ import { SPEED_BLOCK_ELEMENTS, type SpeedGeometry } from "./speed-geometry.ts";
 const f32 = Math.fround;
 const PAIRS = (SPEED_BLOCK_ELEMENTS * (SPEED_BLOCK_ELEMENTS + 1)) / 2;
 const PARAM_WORDS = 32;
+/** params.wgsl's images, ref_stride, dist_stride and result_stride: where the batch layout goes. */
+const BATCH_WORDS_AT = 28;
 /** block-terms.wgsl's BLOCKS_PER_GROUP */
 const BLOCKS_PER_GROUP = 32;
 /** Result words per pair of pictures: the score's bits and the singular flag. */
@@ -43,9 +45,25 @@ function floatBits(x: number): number {
 }
 
 /**
+ * Where a batch's frames are: views of the frame buffers from its first frame on, the
+ * frames `refStride` and `distStride` bytes apart, and of the results from the first
+ * frame's on, `resultStride` bytes apart (every offset a multiple of 256).
+ */
+export interface SpeedBatchViews {
+  readonly ref: GPUBufferBinding;
+  readonly dist: GPUBufferBinding;
+  readonly results: GPUBufferBinding;
+  readonly refStride: number;
+  readonly distStride: number;
+  readonly resultStride: number;
+}
+
+/**
  * SpEED on the GPU for one extractor: `images` pictures per frame (pairs of reference and
  * distorted), whose samples `sourceWgsl` defines, are decimated, modelled and scored
  * entirely on the GPU in libvmaf's float arithmetic; a frame reads back two words per pair.
+ * Every kernel covers all frames of a batch at once (workgroup z = frame × images + image),
+ * so that the fits, a sequential critical path each, run side by side.
  */
 export class SpeedGpuPipeline {
   readonly resultWords: number;
@@ -55,7 +73,10 @@ export class SpeedGpuPipeline {
   private device?: GPUDevice;
   private buffers: GPUBuffer[] = [];
   private readonly owned: Partial<Record<number, GPUBuffer>> = {};
-  private readonly groups = new WeakMap<object, GPUBindGroup[]>();
+  /** Per frame buffer, by the views' offsets: built once per place in the runner's ring. */
+  private readonly groups = new WeakMap<GPUBuffer, Map<string, { dist: GPUBuffer; results: GPUBuffer; groups: GPUBindGroup[] }>>();
+  private params?: Uint32Array<ArrayBuffer>;
+  private maxBatch = 1;
 
   /** Result words per frame for `images` pictures (reference and distorted pairs). */
   static resultWords(images: number): number {
@@ -87,9 +108,11 @@ export class SpeedGpuPipeline {
     this.kernels = Object.fromEntries(KERNELS.map((k) => [k, { label: `${label} ${k}`, code, entryPoint: k, constants: taps[k] }])) as Record<Kernel, KernelSpec>;
   }
 
-  init(gpu: GpuContext, format: PictureFormat, useRefDiff = false): void {
+  /** `maxBatch`: the most frames one `encode` gets (the intermediates are sized by it). */
+  init(gpu: GpuContext, format: PictureFormat, maxBatch: number, useRefDiff = false): void {
     const { device } = gpu;
     this.device = device;
+    this.maxBatch = maxBatch;
     this.pipelines = Object.fromEntries(KERNELS.map((k) => [k, computePipeline(device, this.kernels[k])])) as Record<Kernel, GPUComputePipeline>;
     const create = (binding: number, label: string, size: number, usage: number, data?: Uint32Array<ArrayBuffer>) => {
       const b = device.createBuffer({ label: `${this.label} ${label}`, size: Math.max(16, size), usage: usage | GPUBufferUsage.COPY_DST });
@@ -100,10 +123,11 @@ export class SpeedGpuPipeline {
     const { params, tables } = this.parameters(useRefDiff, format.bitDepth);
     const { width, height } = this.geometry.decimated;
     create(2, "planes", 64, GPUBufferUsage.UNIFORM, planeUniforms(format, packedLayout(format).planes));
+    this.params = params;
     create(3, "params", PARAM_WORDS * 4, GPUBufferUsage.UNIFORM, params);
     create(4, "tables", tables.byteLength, GPUBufferUsage.STORAGE, tables);
-    create(5, "decimated", this.images * width * height * 4, GPUBufferUsage.STORAGE);
-    create(6, "work", this.images * this.imageWords * 4, GPUBufferUsage.STORAGE);
+    create(5, "decimated", maxBatch * this.images * width * height * 4, GPUBufferUsage.STORAGE);
+    create(6, "work", maxBatch * this.images * this.imageWords * 4, GPUBufferUsage.STORAGE);
   }
 
   /** The params uniform (params.wgsl's SpeedParams) and the taps and prescale tables it locates. */
@@ -126,17 +150,20 @@ export class SpeedGpuPipeline {
       r ? (r.normalise ? 2 : 1) : 0, r?.x.taps ?? 0, r?.y.taps ?? 0, rxAt,
       ryAt, floatBits(1 / scale), this.imageWords, useRefDiff ? 1 : 0,
       0, g.blocksX, g.blocksY, o.speed_weight_var_mode,
-      floatBits(f32(o.speed_sigma_nn)), floatBits(baseEntropy(o)),
+      floatBits(f32(o.speed_sigma_nn)), floatBits(baseEntropy(o)), 0, 0,
+      this.images, 0, 0, 0,
     ]);
     return { params, tables };
   }
 
   /**
-   * Records the kernels, one compute pass each (so that `--gpu-profile` shows each);
-   * `extra` binds what the source reads beyond the frame.
+   * Records the kernels for `count` frames, one compute pass each (so that `--gpu-profile`
+   * shows each); `extra` binds what the source reads beyond the frames.
    */
-  encode(passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number, extra: Record<number, GPUBuffer> = {}): void {
-    const groups = this.bindGroups(frame, results, resultOffset, extra);
+  encode(passes: PassRecorder, views: SpeedBatchViews, count: number, extra: Record<number, GPUBuffer> = {}): void {
+    if (count > this.maxBatch) throw new Error(`${this.label}: a batch of ${count} frames, sized for ${this.maxBatch}`);
+    this.writeStrides(views);
+    const groups = this.bindGroups(views, extra);
     const p = this.pipelines!;
     const { width, height } = this.geometry.decimated;
     const run = (k: Kernel, x: number, y: number, z: number) => {
@@ -146,24 +173,38 @@ export class SpeedGpuPipeline {
       pass.dispatchWorkgroups(x, y, z);
       pass.end();
     };
-    const pairs = this.images / 2;
-    run("decimate", Math.ceil(width / 8), Math.ceil(height / 8), this.images);
-    run("remove_local_mean", Math.ceil(width / 8), Math.ceil(height / 8), this.images);
-    run("means", SPEED_BLOCK_ELEMENTS, 1, this.images);
-    run("covariance", PAIRS, 1, this.images);
+    const images = count * this.images;
+    const pairs = images / 2;
+    run("decimate", Math.ceil(width / 8), Math.ceil(height / 8), images);
+    run("remove_local_mean", Math.ceil(width / 8), Math.ceil(height / 8), images);
+    run("means", SPEED_BLOCK_ELEMENTS, 1, images);
+    run("covariance", PAIRS, 1, images);
     // eigenvalues and QR decomposition side by side
-    run("fit", 2, 1, this.images);
+    run("fit", 2, 1, images);
     run("block_terms", Math.ceil(this.geometry.blocks / BLOCKS_PER_GROUP), 1, pairs);
     run("score", 1, 1, pairs);
   }
 
-  /** Bind groups depend only on the frame slot's buffers: built once per slot. */
-  private bindGroups(frame: GpuFrame, results: GPUBuffer, resultOffset: number, extra: Record<number, GPUBuffer>): GPUBindGroup[] {
-    let groups = this.groups.get(frame.ref);
-    if (!groups) {
-      const resources: Record<number, GPUBufferBinding> = { 0: frame.ref, 1: frame.dist, 9: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } };
+  /** The batch layout is fixed for a run: written (before the batch's submit) only when it changes. */
+  private writeStrides(views: SpeedBatchViews): void {
+    const words = [views.refStride / 4, views.distStride / 4, views.resultStride / 4];
+    const params = this.params!;
+    if (words.every((w, i) => params[BATCH_WORDS_AT + 1 + i] === w)) return;
+    params.set(words, BATCH_WORDS_AT + 1);
+    this.device!.queue.writeBuffer(this.owned[3]!, 0, params);
+  }
+
+  /** Bind groups depend only on the views (which rotate with the runner's ring): built once each. */
+  private bindGroups(views: SpeedBatchViews, extra: Record<number, GPUBuffer>): GPUBindGroup[] {
+    const refBuffer = views.ref.buffer;
+    let byOffsets = this.groups.get(refBuffer);
+    if (!byOffsets) this.groups.set(refBuffer, (byOffsets = new Map()));
+    const key = `${views.ref.offset ?? 0}:${views.dist.offset ?? 0}:${views.results.offset ?? 0}`;
+    let cached = byOffsets.get(key);
+    if (!cached || cached.dist !== views.dist.buffer || cached.results !== views.results.buffer) {
+      const resources: Record<number, GPUBufferBinding> = { 0: views.ref, 1: views.dist, 9: views.results };
       for (const [b, buffer] of Object.entries({ ...this.owned, ...extra })) resources[Number(b)] = { buffer: buffer! };
-      groups = KERNELS.map((k) => {
+      const groups = KERNELS.map((k) => {
         const bindings = k === "decimate" ? [...KERNEL_BINDINGS[k], ...this.sourceBindings] : KERNEL_BINDINGS[k];
         return this.device!.createBindGroup({
           label: `${this.label} ${k}`,
@@ -171,9 +212,10 @@ export class SpeedGpuPipeline {
           entries: bindings.map((binding) => ({ binding, resource: resources[binding]! })),
         });
       });
-      this.groups.set(frame.ref, groups);
+      cached = { dist: views.dist.buffer, results: views.results.buffer, groups };
+      byOffsets.set(key, cached);
     }
-    return groups;
+    return cached.groups;
   }
 
   /** Pair `index` of a frame's result words. */
@@ -186,4 +228,21 @@ export class SpeedGpuPipeline {
     for (const b of this.buffers) b.destroy();
     this.buffers = [];
   }
+}
+
+/** A view of `buffer` from `offset` on. */
+function from(buffer: GPUBuffer, offset: number): GPUBufferBinding {
+  return { buffer, offset, size: buffer.size - offset };
+}
+
+/** The views of a runner's batch. */
+export function batchViews(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): SpeedBatchViews {
+  return {
+    ref: from(batch.ref, batch.base * batch.refStride),
+    dist: from(batch.dist, batch.base * batch.distStride),
+    results: from(results, resultOffset),
+    refStride: batch.refStride,
+    distStride: batch.distStride,
+    resultStride,
+  };
 }

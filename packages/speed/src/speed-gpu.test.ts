@@ -13,7 +13,9 @@ import { syntheticVideo, texture, type SampleFn } from "./synthetic-video.ts";
  * The GPU twins against the CPU reference on synthetic frames, where the golden set has no
  * case: high bit depths, 4:2:2, every prescale method, other kernel scales, every weight
  * mode, singular covariances, speed_use_ref_diff. The GPU does libvmaf's float arithmetic
- * exactly, so every score must be the identical double.
+ * exactly, so every score must be the identical double. Every other case runs in batches of
+ * 2 frames (the 3 frames as a full batch and a partial one: speed_temporal's previous frame
+ * from within the batch and from the stage's copy), the others in one batch of 3.
  */
 const gpu = await gpuForTests();
 
@@ -45,9 +47,10 @@ const CASES: Case[] = [
 ];
 
 describe.skipIf(!gpu)("speed on the GPU matches the CPU exactly", () => {
-  for (const c of CASES) {
+  CASES.forEach((c, n) => {
+    const batchFrames = n % 2 === 0 ? 2 : undefined;
     test(
-      c.name,
+      `${c.name}${batchFrames ? `, batches of ${batchFrames}` : ""}`,
       async () => {
         const chroma = speedChromaOptions.parseStrings(c.chroma);
         const temporal = speedTemporalOptions.parseStrings(c.temporal);
@@ -55,7 +58,7 @@ describe.skipIf(!gpu)("speed on the GPU matches the CPU exactly", () => {
         const [r1, d1] = videos();
         const cpu = (await scoreVideos(r1, d1, new CpuBackend([new SpeedChromaCpu(chroma), new SpeedTemporalCpu(temporal)]))).collector;
         const [r2, d2] = videos();
-        const onGpu = (await scoreVideos(r2, d2, new GpuBackend(gpu!, [new SpeedChromaGpu(chroma), new SpeedTemporalGpu(temporal)]))).collector;
+        const onGpu = (await scoreVideos(r2, d2, new GpuBackend(gpu!, [new SpeedChromaGpu(chroma), new SpeedTemporalGpu(temporal)], { batchFrames }))).collector;
         expect(onGpu.names()).toEqual(cpu.names());
         expect(cpu.names().length).toBe(4);
         // a meaningful comparison: the pictures are modelled, not all singular
@@ -69,7 +72,22 @@ describe.skipIf(!gpu)("speed on the GPU matches the CPU exactly", () => {
       },
       180_000,
     );
-  }
+  });
+
+  test("with --subsample, speed_chroma gets single frames from within a batch (base > 0)", async () => {
+    const format = f(512, 384, "420", 10);
+    const videos = () => [syntheticVideo("ref", format, 4, texture(format, 3)), syntheticVideo("dist", format, 4, texture(format, 4, 0.25))] as const;
+    const [r1, d1] = videos();
+    const cpu = (await scoreVideos(r1, d1, new CpuBackend([new SpeedChromaCpu(speedChromaOptions.defaults)]))).collector;
+    const [r2, d2] = videos();
+    const stages = [new SpeedChromaGpu(speedChromaOptions.defaults), new SpeedTemporalGpu(speedTemporalOptions.defaults)];
+    const onGpu = (await scoreVideos(r2, d2, new GpuBackend(gpu!, stages, { batchFrames: 4, subsample: 2 }))).collector;
+    expect(Math.max(...[0, 2].map((i) => cpu.get("speed_chroma_u", i)!))).toBeGreaterThan(0.01);
+    for (const name of ["speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"]) {
+      for (const i of [0, 2]) expect(onGpu.get(name, i)).toBe(cpu.get(name, i)!);
+      for (const i of [1, 3]) expect(onGpu.get(name, i)).toBeUndefined();
+    }
+  });
 
   test("exactly one singular picture in a pair scores 0, as libvmaf does", async () => {
     const format = f(512, 512, "420", 8);

@@ -1,9 +1,9 @@
 import { alignUp, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipeline, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, computePipeline, type GpuContext, type GpuFrame, type GpuFrameBatch, type GpuStage, type PassRecorder } from "@vq/gpu-core";
 import keepLumaWgsl from "../../../shaders/speed/keep-luma.wgsl" with { type: "text" };
 import temporalSourceWgsl from "../../../shaders/speed/temporal-source.wgsl" with { type: "text" };
 import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "./definition.ts";
-import { SpeedGpuPipeline } from "./speed-gpu-pipeline.ts";
+import { SpeedGpuPipeline, batchViews } from "./speed-gpu-pipeline.ts";
 import { speedGeometry } from "./speed-geometry.ts";
 
 /** the reference's and the distorted's frame difference */
@@ -11,9 +11,11 @@ const IMAGES = 2;
 const KEEP_LUMA = { label: "speed_temporal keep luma", code: keepLumaWgsl, entryPoint: "keep_luma" };
 
 /**
- * GPU twin of SpeedTemporalCpu. The stage keeps its own copy of the previous frame's
- * luma (copied after this frame's kernels, in the same pass), so it does not depend on
- * how many frames the runner keeps in flight.
+ * GPU twin of SpeedTemporalCpu, all frames of a batch in one set of dispatches. A frame's
+ * previous frame is the one before it in the batch; for the batch's first frame, the
+ * stage's own copy of the previous batch's last luma (copied after the batch's kernels,
+ * in the same submission), so it does not depend on how many batches the runner keeps
+ * in flight.
  */
 export class SpeedTemporalGpu implements GpuStage {
   readonly definition = speedTemporalDefinition;
@@ -34,12 +36,12 @@ export class SpeedTemporalGpu implements GpuStage {
     this.name = speedTemporalName(options);
   }
 
-  init(gpu: GpuContext, format: PictureFormat): void {
+  init(gpu: GpuContext, format: PictureFormat, maxBatch: number): void {
     speedTemporalDefinition.checkFormat?.(this.options, format);
     this.close();
     const geometry = speedGeometry(format, this.options.speed_prescale, "feature speed_temporal");
     this.pipeline = new SpeedGpuPipeline(this.label, temporalSourceWgsl, IMAGES, geometry, { ...this.options, speed_weight_var_mode: 0 }, [7, 8]);
-    this.pipeline.init(gpu, format, this.options.speed_use_ref_diff);
+    this.pipeline.init(gpu, format, maxBatch, this.options.speed_use_ref_diff);
     // the luma plane comes first in the frame buffer; copies move whole words
     const luma = packedLayout(format).planes[0]!;
     this.lumaBytes = alignUp(luma.width * luma.height * (format.bitDepth > 8 ? 2 : 1), 4);
@@ -49,12 +51,14 @@ export class SpeedTemporalGpu implements GpuStage {
     this.device = gpu.device;
   }
 
-  encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
+  /** The batch's frames, then its last frame's luma kept for the next batch. */
+  encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
     const prev = this.previous!;
-    if (frame.index > 0) this.pipeline!.encode(passes, frame, results, resultOffset, { 7: prev.ref, 8: prev.dist });
+    // The video's first frame has no previous one: its score is 0 (collect), whatever the kernels make of it.
+    if (batch.first > 0 || batch.count > 1) this.pipeline!.encode(passes, batchViews(batch, results, resultOffset, resultStride), batch.count, { 7: prev.ref, 8: prev.dist });
     const pass = passes.beginComputePass("speed_temporal keep luma");
     pass.setPipeline(this.keep!);
-    pass.setBindGroup(0, this.keepGroup(frame));
+    pass.setBindGroup(0, this.keepGroup(batch.frames[batch.count - 1]!));
     pass.dispatchWorkgroups(Math.min(Math.ceil(this.lumaBytes / 4 / 256), 4096));
     pass.end();
   }

@@ -70,7 +70,8 @@ function backend(kind: "cpu" | "gpu", c: Case): ExtractionBackend {
   }
   const stages: GpuStage[] = [new SpeedChromaGpu(chroma)];
   if (c.temporal) stages.push(new SpeedTemporalGpu(temporal));
-  return new GpuBackend(gpu!, stages);
+  // batches of 5: the golden videos (24, 8, 6 or 5 frames) end in a partial batch, or fill one
+  return new GpuBackend(gpu!, stages, { batchFrames: 5 });
 }
 
 const isSpeedKey = (k: string) => k.startsWith("speed_");
