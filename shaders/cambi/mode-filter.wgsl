@@ -55,13 +55,3 @@ fn mode(@builtin(global_invocation_id) id: vec3u) {
     next[(y >> 1u) * mo.next_width + (x >> 1u)] = word;
   }
 }
-
-// cambi_high_res_speedup: scale 0 is the unfiltered picture (and mask) decimated.
-@compute @workgroup_size(16, 16)
-fn decimate(@builtin(global_invocation_id) id: vec3u) {
-  let next_height = (mo.height + 1u) >> 1u;
-  if (id.x >= mo.next_width || id.y >= next_height) {
-    return;
-  }
-  next[id.y * mo.next_width + id.x] = image[2u * id.y * mo.width + 2u * id.x];
-}

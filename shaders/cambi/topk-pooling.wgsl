@@ -9,12 +9,16 @@
 //
 // Result words from result_base: 0 count, 1-2 sum, 3 count above t, 4-5 sum above t,
 // 6 bits of t (found so far), 7 how many of the top k lie at or below the bits found.
+//
+// One dispatch serves several pictures and scales (workgroup row y: the y-th of them), so
+// that the five scales' pooling costs seven dispatches, not 35.
 
 struct PoolParams {
   n: u32,
   k: u32,
   result_base: u32,
   hist_base: u32,
+  values_base: u32, // first c-value of this picture and scale
 }
 
 override LEVEL: u32 = 0u;
@@ -22,7 +26,7 @@ const HIGH_FIRST: u32 = 0x3f00u;
 const HIGH_BINS: u32 = 2048u;
 const LOW_BINS: u32 = 256u;
 
-@group(0) @binding(0) var<uniform> pp: PoolParams;
+@group(0) @binding(0) var<storage, read> pool_params: array<PoolParams>;
 @group(0) @binding(1) var<storage, read> c_values: array<u32>;
 @group(0) @binding(2) var<storage, read_write> results: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> hist: array<atomic<u32>>;
@@ -30,6 +34,7 @@ const LOW_BINS: u32 = 256u;
 var<workgroup> local_hist: array<atomic<u32>, HIGH_BINS>;
 var<workgroup> chunk: array<u32, 256>;
 var<workgroup> reduce: array<vec3u, 256>;
+var<private> pp: PoolParams;
 
 fn selecting() -> bool {
   return atomicLoad(&results[pp.result_base]) > pp.k;
@@ -56,6 +61,7 @@ fn level_bin(bits: u32, found: u32) -> u32 {
 
 @compute @workgroup_size(256)
 fn histogram(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  pp = pool_params[wg.y];
   let bins = level_bins();
   for (var j = li; j < bins; j += 256u) {
     atomicStore(&local_hist[j], 0u);
@@ -65,7 +71,7 @@ fn histogram(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg
   let found = atomicLoad(&results[pp.result_base + 6u]);
   if (on) {
     for (var i = wg.x * 256u + li; i < pp.n; i += groups.x * 256u) {
-      let bits = c_values[i];
+      let bits = c_values[pp.values_base + i];
       if (bits != 0u) {
         let b = level_bin(bits, found);
         if (b < bins) {
@@ -88,7 +94,8 @@ fn histogram(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg
 
 // One workgroup: the bin holding the `need`-th largest value, walking down from the top.
 @compute @workgroup_size(256)
-fn find(@builtin(local_invocation_index) li: u32) {
+fn find(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u) {
+  pp = pool_params[wg.y];
   let bins = level_bins();
   let per = bins / 256u;
   let at = level_offset();
@@ -135,13 +142,14 @@ fn find(@builtin(local_invocation_index) li: u32) {
 // The values above t: their number and exact sum.
 @compute @workgroup_size(256)
 fn sum_above(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  pp = pool_params[wg.y];
   let on = selecting();
   let t = atomicLoad(&results[pp.result_base + 6u]);
   var count = 0u;
   var sum = vec2u(0u, 0u);
   if (on) {
     for (var i = wg.x * 256u + li; i < pp.n; i += groups.x * 256u) {
-      let bits = c_values[i];
+      let bits = c_values[pp.values_base + i];
       if (bits > t) {
         count += 1u;
         sum = u64_add(sum, c_value_fixed(bits));

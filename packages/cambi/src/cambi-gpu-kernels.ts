@@ -13,8 +13,10 @@ import replayWgsl from "../../../shaders/cambi/topk-replay.wgsl" with { type: "t
 
 /** Pixels per workgroup side of the per-pixel kernels and of the c-value tiles. */
 export const TILE = 16;
-/** The spatial mask's tile (its workgroup also sums the 3 columns either side). */
-export const MASK_TILE = 16;
+/** Output columns per workgroup of the spatial mask (OUT_W in spatial-mask.wgsl). */
+export const MASK_TILE_WIDTH = 32;
+/** Output rows per workgroup of the spatial mask: fewer when it decimates, so that its flatness tile fits 16 KiB. */
+export const maskTileHeight = (step: 1 | 2): number => (step === 2 ? 16 : 32);
 /** Workgroup memory of the c-value kernel: slot column histograms and 8-column sums, a row's counts, band bit sets, the tile's codes. */
 export const C_VALUES_WORKGROUP_BYTES = (2560 + 320 + 528 + 3 * 34 + 3 + 2 * 256) * 4;
 /** Words of the pooling's radix-select histograms per picture and scale: 2048 + 2 x 256 bins. */
@@ -24,10 +26,8 @@ const pooling = [u64Wgsl, fixedPointWgsl, poolingWgsl].join("\n");
 export const CAMBI_KERNELS = {
   lumaCheck: { label: "cambi luma check", code: [frameWgsl, lumaCheckWgsl].join("\n") },
   preprocess: { label: "cambi preprocess", code: [frameWgsl, preprocessWgsl].join("\n") },
-  flatness: { label: "cambi flatness", code: spatialMaskWgsl, entryPoint: "flatness" },
   mask: { label: "cambi mask", code: spatialMaskWgsl, entryPoint: "mask" },
   mode: { label: "cambi mode filter", code: modeFilterWgsl, entryPoint: "mode" },
-  decimate: { label: "cambi decimate", code: modeFilterWgsl, entryPoint: "decimate" },
   cValues: { label: "cambi c-values", code: [u64Wgsl, fixedPointWgsl, cValuesWgsl].join("\n") },
   histogram: { label: "cambi select histogram", code: pooling, entryPoint: "histogram" },
   find: { label: "cambi select find", code: pooling, entryPoint: "find" },

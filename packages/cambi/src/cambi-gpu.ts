@@ -1,7 +1,7 @@
 import { alignUp, packedLayout, Picture, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
 import { CambiCpu } from "./cambi-cpu.ts";
-import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE, TILE } from "./cambi-gpu-kernels.ts";
+import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE_WIDTH, maskTileHeight, TILE } from "./cambi-gpu-kernels.ts";
 import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
 import { appendCambiScores, combineScales } from "./cambi-scores.ts";
 import { visibleSteps } from "./c-values.ts";
@@ -42,6 +42,15 @@ interface SlotPasses {
   results: GPUBuffer;
   resultOffset: number;
   passes: { label: string; dispatches: { pipeline: GPUComputePipeline; group: GPUBindGroup; workgroups: [number, number] }[] }[];
+}
+
+/** One picture and scale in the pooling's parameter table (PoolParams in topk-pooling.wgsl). */
+interface PoolEntry {
+  n: number;
+  k: number;
+  resultBase: number;
+  histBase: number;
+  valuesBase: number;
 }
 
 /** One picture cambi scores: the distorted one at the encoding size, the reference at the source size. */
@@ -127,9 +136,8 @@ export class CambiGpu implements GpuStage {
     // two pictures ping-pong between scales; the mode filter writes the filtered one
     const images = [storage("cambi image a", pixels * 4), storage("cambi image b", pixels * 4)];
     const filtered = storage("cambi filtered", pixels * 4);
-    const flat = storage("cambi flatness", pixels * 4);
-    // c-values of every picture and scale side by side, so that one set of replay
-    // dispatches serves them all (one region, reused, where that would not fit)
+    // c-values of every picture and scale side by side, so that one set of pooling and of
+    // replay dispatches serves them all (one region, reused, where that would not fit)
     this.jobs = [{ geometry: plan.enc, useRef: false, sizes: [] }];
     if (plan.fullRef) this.jobs.push({ geometry: plan.src, useRef: true, sizes: [] });
     for (const job of this.jobs) job.sizes = scaleSizes(job.geometry.width, job.geometry.height, plan.highResSpeedup);
@@ -149,20 +157,37 @@ export class CambiGpu implements GpuStage {
     this.hist = hist.buffer;
 
     const k = CAMBI_KERNELS;
+    // with the speed-up the mask kernel writes the decimated picture (every other sample of every other row)
+    const maskStep = plan.highResSpeedup ? 2 : 1;
     const pipe = (spec: (typeof k)[keyof typeof k], constants?: Record<string, number>) => computePipeline(device, { ...spec, constants });
     const pipelines = {
       lumaCheck: pipe(k.lumaCheck),
       preprocess: pipe(k.preprocess),
-      flatness: pipe(k.flatness),
-      mask: pipe(k.mask),
+      mask: pipe(k.mask, { STEP: maskStep, OUT_H: maskTileHeight(maskStep) }),
       mode: pipe(k.mode),
-      decimate: pipe(k.decimate),
       cValues: pipe(k.cValues),
       histogram: [0, 1, 2].map((LEVEL) => pipe(k.histogram, { LEVEL })),
       find: [0, 1, 2].map((LEVEL) => pipe(k.find, { LEVEL })),
       sumAbove: pipe(k.sumAbove),
     };
-    const groups = (w: number, h: number, tile = TILE): [number, number] => [Math.ceil(w / tile), Math.ceil(h / tile)];
+    const groups = (w: number, h: number): [number, number] => [Math.ceil(w / TILE), Math.ceil(h / TILE)];
+
+    // top-k pooling: one set of dispatches for every picture and scale when their c-values
+    // lie side by side (else one set per scale, after its c-values, which the next overwrites)
+    const sideBySide = new Set(replay.offsets.flat()).size > 1;
+    const poolEntries: PoolEntry[] = [];
+    const pooling = (label: string, entries: PoolEntry[]): Pass => {
+      const table = storage(label, Uint32Array.from(entries.flatMap((e) => [e.n, e.k, e.resultBase, e.histBase, e.valuesBase])));
+      const values = { buffer: cValues.buffer };
+      const spread: [number, number] = [Math.min(MAX_POOL_GROUPS, Math.ceil(Math.max(...entries.map((e) => e.n)) / 256)), entries.length];
+      const dispatches: Dispatch[] = [];
+      for (let level = 0; level < 3; level++) {
+        dispatches.push({ pipeline: pipelines.histogram[level]!, bindings: [table, values, "results", hist], workgroups: spread });
+        dispatches.push({ pipeline: pipelines.find[level]!, bindings: [table, undefined, "results", hist], workgroups: [1, entries.length] });
+      }
+      dispatches.push({ pipeline: pipelines.sumAbove, bindings: [table, values, "results"], workgroups: spread });
+      return { label, dispatches };
+    };
 
     const input = format;
     const bitDepth = input.bitDepth;
@@ -192,20 +217,14 @@ export class CambiGpu implements GpuStage {
       prepare.push({ pipeline: pipelines.preprocess, bindings: [...frameBindings, pre, storage(`cambi ${name} indices`, indices), images[0]], workgroups: groups(g.width, g.height) });
       this.passes.push({ label: `cambi ${name} preprocess`, dispatches: prepare });
 
-      // 2. spatial mask (bit 16 of each word); with the speed-up, scale 0 is the half-size picture
+      // 2. spatial mask (bit 16 of each word) into the other picture; with the speed-up, written at half size
       const maskParams = uniform(`cambi ${name} mask`, [g.width, g.height, maskThreshold(g.width, g.height), 0]);
-      const mask: Dispatch[] = [
-        { pipeline: pipelines.flatness, bindings: [maskParams, images[0], flat], workgroups: groups(g.width, g.height) },
-        { pipeline: pipelines.mask, bindings: [maskParams, images[0], flat], workgroups: groups(g.width, g.height, MASK_TILE) },
-      ];
-      let current = 0;
-      if (plan.highResSpeedup) {
-        const s0 = job.sizes[0]!;
-        const decimateParams = uniform(`cambi ${name} decimate`, [g.width, g.height, s0.width, 1]);
-        mask.push({ pipeline: pipelines.decimate, bindings: [decimateParams, images[0], undefined, images[1]], workgroups: groups(s0.width, s0.height) });
-        current = 1;
-      }
-      this.passes.push({ label: `cambi ${name} mask`, dispatches: mask });
+      const s0 = job.sizes[0]!;
+      this.passes.push({
+        label: `cambi ${name} mask`,
+        dispatches: [{ pipeline: pipelines.mask, bindings: [maskParams, images[0], images[1]], workgroups: [Math.ceil(s0.width / MASK_TILE_WIDTH), Math.ceil(s0.height / maskTileHeight(maskStep))] }],
+      });
+      let current = 1;
 
       // 3. per scale: mode filter (and the next scale's picture), c-values, top-k pooling
       job.sizes.forEach(({ width: w, height: h }, s) => {
@@ -224,18 +243,13 @@ export class CambiGpu implements GpuStage {
           label: `cambi ${name} c-values ${s}`,
           dispatches: [{ pipeline: pipelines.cValues, bindings: [cParams, filtered, scaleValues, tables, reciprocal, "results"], workgroups: groups(w, h) }],
         });
-        const poolParams = uniform(`cambi ${name} pooling ${s}`, [n, topkCount(plan.topk, n), resultBase, (p * NUM_SCALES + s) * HIST_WORDS]);
-        const poolGroups: [number, number] = [Math.min(MAX_POOL_GROUPS, Math.ceil(n / 256)), 1];
-        const pool: Dispatch[] = [];
-        for (let level = 0; level < 3; level++) {
-          pool.push({ pipeline: pipelines.histogram[level]!, bindings: [poolParams, scaleValues, "results", hist], workgroups: poolGroups });
-          pool.push({ pipeline: pipelines.find[level]!, bindings: [poolParams, undefined, "results", hist], workgroups: [1, 1] });
-        }
-        pool.push({ pipeline: pipelines.sumAbove, bindings: [poolParams, scaleValues, "results"], workgroups: poolGroups });
-        this.passes.push({ label: `cambi ${name} pooling ${s}`, dispatches: pool });
+        const pooled: PoolEntry = { n, k: topkCount(plan.topk, n), resultBase, histBase: (p * NUM_SCALES + s) * HIST_WORDS, valuesBase: replay.offsets[p]![s]! };
+        if (sideBySide) poolEntries.push(pooled);
+        else this.passes.push(pooling(`cambi ${name} pooling ${s}`, [pooled]));
         current = next;
       });
     });
+    if (poolEntries.length) this.passes.push(pooling("cambi pooling", poolEntries));
     if (replay.jobs.length) this.passes.push({ label: "cambi top-k replay", dispatches: topkReplay(device, replay.jobs, cValues.buffer, this.owned) });
   }
 

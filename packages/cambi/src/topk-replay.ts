@@ -60,10 +60,11 @@ export interface ReplayLayout {
 }
 
 /**
- * Where each picture's and scale's c-values go (`pixels[p][s]` values): side by side, so
- * that the replay serves them all at once, when some can need it (k values up to
- * `maxValue[p]` can reach 2^29) and the buffer fits `maxBytes`; else all in one region,
- * reused by every scale, and no replay (the CPU pools what would need it).
+ * Where each picture's and scale's c-values go (`pixels[p][s]` values): side by side when
+ * the buffer fits `maxBytes`, so that the top-k pooling and the replay serve them all at
+ * once; the replay jobs are those whose pooled sum can reach 2^29 (k values up to
+ * `maxValue[p]`). Else all in one region, reused by every scale, and no replay (the CPU
+ * pools what would need it).
  */
 export function replayJobs(
   pixels: readonly (readonly number[])[],
@@ -85,7 +86,7 @@ export function replayJobs(
       }),
     );
   });
-  if (jobs.length && total * 4 <= words.maxBytes) return { words: total, offsets, jobs };
+  if (total * 4 <= words.maxBytes) return { words: total, offsets, jobs };
   return { words: Math.max(...pixels.flat()), offsets: offsets.map((o) => o.map(() => 0)), jobs: [] };
 }
 
