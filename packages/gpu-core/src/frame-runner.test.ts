@@ -173,3 +173,18 @@ test.skipIf(!gpu)("a run shorter than a batch sizes its batches by its frames (a
   await scoreVideos(await Y4mReader.open(path), await Y4mReader.open(path), backend);
   expect(backend.runner.batchFrames).toBe(2);
 });
+
+test.skipIf(!gpu)("batches hold as many frames as fit 64 MiB of upload, at least 2 while a frame pair fits, else 1", async () => {
+  const batchFor = async (format: PictureFormat, inputs?: FrameInputs) => {
+    const runner = new GpuFrameRunner(gpu!, [echoStage(inputs, 1, [])]);
+    await runner.init(format);
+    return runner.batchFrames;
+  };
+  const luma = { reference: "luma", distorted: "luma" } as const;
+  // 1080p luma pairs: 4.1 MB → capped at 8; 4K 8-bit luma: 16.6 MB → 4
+  expect(await batchFor({ width: 1920, height: 1080, bitDepth: 8, pixelFormat: "420" }, luma)).toBe(8);
+  expect(await batchFor({ width: 3840, height: 2160, bitDepth: 8, pixelFormat: "420" }, luma)).toBe(4);
+  // 4K 10-bit, every plane of both: 49.8 MB → 2; 8K 10-bit: 199 MB → 1
+  expect(await batchFor({ width: 3840, height: 2160, bitDepth: 10, pixelFormat: "420" })).toBe(2);
+  expect(await batchFor({ width: 7680, height: 4320, bitDepth: 10, pixelFormat: "420" })).toBe(1);
+});

@@ -130,7 +130,11 @@ export interface FrameRunnerOptions {
 const STORAGE_ALIGN = 256;
 /** Room before each frame in the staging buffer: a Y4M frame's marker is read there with it. */
 const MARKER_ROOM = 8;
-/** Upload bytes a batch may take (staging and device copies each): 8 frames of 1080p luma pairs, 3 of 4K. */
+/**
+ * Upload bytes a batch may take (staging and device copies each): 8 frames of 1080p luma
+ * pairs, 4 of 4K 8-bit luma pairs. A frame pair that fits still gets a batch of 2 (4K 10-bit with every
+ * plane: 50 MB a frame), so that batched kernels run two frames' serial parts side by side.
+ */
 const BATCH_UPLOAD_BYTES = 64 << 20;
 const MAX_BATCH = 8;
 const MAX_PROFILED_PASSES = 512;
@@ -216,7 +220,8 @@ export class GpuFrameRunner {
     this.distStride = this.distRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
     this.hostStride = MARKER_ROOM + alignUp(this.refRead, 4) + MARKER_ROOM + alignUp(this.distRead, 4);
     const upload = Math.max(1, this.refRead + this.distRead);
-    this.maxBatch = Math.max(1, Math.floor(this.options.batchFrames ?? Math.min(MAX_BATCH, BATCH_UPLOAD_BYTES / upload, frames ?? MAX_BATCH)));
+    const fitting = upload <= BATCH_UPLOAD_BYTES ? Math.max(2, Math.floor(BATCH_UPLOAD_BYTES / upload)) : 1;
+    this.maxBatch = Math.max(1, Math.floor(this.options.batchFrames ?? Math.min(MAX_BATCH, fitting, frames ?? MAX_BATCH)));
     const batch = this.maxBatch;
     for (const s of this.stages) {
       const stride = alignUp(Math.max(4, s.resultWords * 4), STORAGE_ALIGN);
