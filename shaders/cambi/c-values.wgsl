@@ -16,7 +16,7 @@
 // A pixel keeps p(v) and, per step, the larger neighbour count, and takes the c-value at
 // the end as libvmaf does: the integer product rounded to float (to nearest even, done
 // here in integers), times the float reciprocal table entry; a product has nothing to
-// fuse with. Needs u64.wgsl and fixed-point.wgsl.
+// fuse with. Needs u64.wgsl, fixed-point.wgsl and batch.wgsl.
 
 struct CParams {
   width: u32,
@@ -62,7 +62,7 @@ var<workgroup> tile_steps: array<u32, 256>;
 
 // The band code of a pixel that takes part in the histograms, else NONE.
 fn band_code(x: u32, y: u32) -> u32 {
-  let w = filtered[y * cp.width + x];
+  let w = filtered[image_base() + y * cp.width + x];
   let code = w & 0xffffu;
   if ((w & MASK_BIT) == 0u || code < cp.band_base || code - cp.band_base >= cp.band_size) {
     return NONE;
@@ -262,7 +262,7 @@ fn c_from_counts(c: Centre, p0: u32, pm: ptr<function, array<u32, MAX_DIFFS>>) -
 fn store_and_pool(li: u32, x: u32, y: u32, c: f32) {
   let bits = bitcast<u32>(c);
   if (x < cp.width && y < cp.height) {
-    c_values[y * cp.width + x] = bits;
+    c_values[frame_z * batch.values_words + y * cp.width + x] = bits;
   }
   var count = 0u;
   var sum = vec2u(0u, 0u);
@@ -287,8 +287,9 @@ fn store_and_pool(li: u32, x: u32, y: u32, c: f32) {
   if (li == 0u) {
     let n = atomicLoad(&hist[0]);
     if (n != 0u) {
-      atomicAdd(&results[cp.result_base], n);
-      atomic_add_u64(cp.result_base + 1u, vec2u(atomicLoad(&hist[256]), atomicLoad(&hist[512])));
+      let result_base = frame_z * batch.result_words + cp.result_base;
+      atomicAdd(&results[result_base], n);
+      atomic_add_u64(result_base + 1u, vec2u(atomicLoad(&hist[256]), atomicLoad(&hist[512])));
     }
   }
 }
@@ -325,6 +326,7 @@ fn row_code(li: u32, g: Rows, r: u32) -> u32 {
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(local_invocation_index) li: u32, @builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wg: vec3u) {
+  frame_z = wg.z;
   let width = cp.width;
   let height = cp.height;
   let pad = cp.pad;
@@ -337,7 +339,7 @@ fn main(@builtin(local_invocation_index) li: u32, @builtin(local_invocation_id) 
   tile_steps[li] = centre.steps;
   if (!mark_wanted(li, centre)) {
     if (x < width && y < height) {
-      c_values[y * width + x] = 0u;
+      c_values[frame_z * batch.values_words + y * width + x] = 0u;
     }
     return;
   }

@@ -1,5 +1,5 @@
 // cambi refuses luma above the bit depth's maximum, as libvmaf does: the first offending
-// sample (lowest row-major index) is reported as 0xffffffff - index. Needs frame.wgsl.
+// sample (lowest row-major index) is reported as 0xffffffff - index. Needs frame.wgsl and batch.wgsl.
 
 struct CheckParams {
   width: u32,
@@ -20,12 +20,12 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   if (id.x >= check.width || id.y >= check.height) {
     return;
   }
-  let p = planes.plane[0];
-  var v = dist_sample(p, id.x, id.y);
+  let b = sample_byte_index(planes.plane[0], id.x, id.y);
+  var v = sample_in_word(dist_frame[id.z * batch.dist_words + (b >> 2u)], b);
   if (check.use_ref == 1u) {
-    v = ref_sample(p, id.x, id.y);
+    v = sample_in_word(ref_frame[id.z * batch.ref_words + (b >> 2u)], b);
   }
   if (v > check.max_value) {
-    atomicMax(&results[check.bad_word], 0xffffffffu - (id.y * check.width + id.x));
+    atomicMax(&results[id.z * batch.result_words + check.bad_word], 0xffffffffu - (id.y * check.width + id.x));
   }
 }

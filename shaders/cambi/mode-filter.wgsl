@@ -3,6 +3,7 @@
 // of three of them, the first and last rows kept. Words carry the code in bits 0-15 and
 // the spatial mask in bit 16, which the filter keeps. The next scale is every other
 // sample of every other row of the filtered picture (mask included: libvmaf decimates both).
+// Needs batch.wgsl.
 
 struct ModeParams {
   width: u32,
@@ -27,7 +28,7 @@ fn mode3(a: u32, b: u32, c: u32) -> u32 {
 }
 
 fn code_at(x: u32, y: u32) -> u32 {
-  return image[y * mo.width + x] & 0xffffu;
+  return image[image_base() + y * mo.width + x] & 0xffffu;
 }
 
 fn horizontal_mode(x: u32, y: u32) -> u32 {
@@ -41,10 +42,11 @@ fn horizontal_mode(x: u32, y: u32) -> u32 {
 fn mode(@builtin(global_invocation_id) id: vec3u) {
   let x = id.x;
   let y = id.y;
+  frame_z = id.z;
   if (x >= mo.width || y >= mo.height) {
     return;
   }
-  let i = y * mo.width + x;
+  let i = image_base() + y * mo.width + x;
   var v = image[i] & 0xffffu;
   if (y > 0u && y + 1u < mo.height) {
     v = mode3(horizontal_mode(x, y - 1u), horizontal_mode(x, y), horizontal_mode(x, y + 1u));
@@ -52,6 +54,6 @@ fn mode(@builtin(global_invocation_id) id: vec3u) {
   let word = v | (image[i] & 0x10000u);
   filtered[i] = word;
   if (mo.write_next == 1u && (x & 1u) == 0u && (y & 1u) == 0u) {
-    next[(y >> 1u) * mo.next_width + (x >> 1u)] = word;
+    next[image_base() + (y >> 1u) * mo.next_width + (x >> 1u)] = word;
   }
 }

@@ -1,7 +1,7 @@
 // cambi step 1: one picture's luma at the scoring size, in 10 bits (nearest-neighbour
 // resampling by libvmaf's float-stepped indices, computed on the host), anti-dithered for
 // encodes below 10 bits. Anti-dithering reads the 2x2 block to the right and below from
-// the unfiltered samples, as libvmaf's in-place loop does. Needs frame.wgsl.
+// the unfiltered samples, as libvmaf's in-place loop does. Needs frame.wgsl and batch.wgsl.
 
 struct PreParams {
   width: u32,
@@ -23,11 +23,11 @@ struct PreParams {
 @group(0) @binding(5) var<storage, read_write> image_out: array<u32>;
 
 fn input_luma(x: u32, y: u32) -> u32 {
-  let p = planes.plane[0];
+  let b = sample_byte_index(planes.plane[0], x, y);
   if (pre.use_ref == 1u) {
-    return ref_sample(p, x, y);
+    return sample_in_word(ref_frame[frame_z * batch.ref_words + (b >> 2u)], b);
   }
-  return dist_sample(p, x, y);
+  return sample_in_word(dist_frame[frame_z * batch.dist_words + (b >> 2u)], b);
 }
 
 fn ten_bit(x: u32, y: u32) -> u32 {
@@ -54,6 +54,7 @@ fn ten_bit(x: u32, y: u32) -> u32 {
 fn main(@builtin(global_invocation_id) id: vec3u) {
   let x = id.x;
   let y = id.y;
+  frame_z = id.z;
   if (x >= pre.width || y >= pre.height) {
     return;
   }
@@ -69,5 +70,5 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
       v = (v + ten_bit(x + 1u, y)) >> 1u;
     }
   }
-  image_out[y * pre.width + x] = v;
+  image_out[image_base() + y * pre.width + x] = v;
 }

@@ -8,7 +8,7 @@
 // columns. The masked picture goes to another buffer (no workgroup reads a word another
 // writes). With STEP 2 (cambi_high_res_speedup) only the even samples of the even rows are
 // written: the decimated half-size picture that scale 0 starts from, mask included, as
-// libvmaf decimates both; the full-size masked picture is never written.
+// libvmaf decimates both; the full-size masked picture is never written. Needs batch.wgsl.
 
 struct MaskParams {
   width: u32,
@@ -39,7 +39,7 @@ fn flat_at(x: i32, y: i32, w: i32, h: i32) -> u32 {
   if (x < 0 || x >= w || y < 0 || y >= h) {
     return 0u;
   }
-  let i = u32(y * w + x);
+  let i = image_base() + u32(y * w + x);
   let v = image[i];
   var same = true;
   if (x + 1 < w) {
@@ -53,6 +53,7 @@ fn flat_at(x: i32, y: i32, w: i32, h: i32) -> u32 {
 
 @compute @workgroup_size(256)
 fn mask(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec3u) {
+  frame_z = wg.z;
   let w = i32(mp.width);
   let h = i32(mp.height);
   let span_w = (OUT_W - 1u) * STEP + 2u * MASK_PAD + 1u;
@@ -85,8 +86,8 @@ fn mask(@builtin(local_invocation_index) li: u32, @builtin(workgroup_id) wg: vec
       for (var k = 0u; k <= 2u * MASK_PAD; k++) {
         s += column_sums[ly * span_w + lx * STEP + k];
       }
-      let word = image[oy * STEP * mp.width + ox * STEP];
-      masked[oy * out_w + ox] = word | select(0u, MASK_BIT, s > mp.threshold);
+      let word = image[image_base() + oy * STEP * mp.width + ox * STEP];
+      masked[image_base() + oy * out_w + ox] = word | select(0u, MASK_BIT, s > mp.threshold);
     }
   }
 }

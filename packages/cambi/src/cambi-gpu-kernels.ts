@@ -1,6 +1,7 @@
 import type { KernelSpec } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
+import batchWgsl from "../../../shaders/cambi/batch.wgsl" with { type: "text" };
 import cValuesWgsl from "../../../shaders/cambi/c-values.wgsl" with { type: "text" };
 import frameCopyWgsl from "../../../shaders/cambi/frame-copy.wgsl" with { type: "text" };
 import fixedPointWgsl from "../../../shaders/cambi/fixed-point.wgsl" with { type: "text" };
@@ -24,11 +25,11 @@ export const HIST_WORDS = 2048 + 2 * 256;
 
 const pooling = [u64Wgsl, fixedPointWgsl, poolingWgsl].join("\n");
 export const CAMBI_KERNELS = {
-  lumaCheck: { label: "cambi luma check", code: [frameWgsl, lumaCheckWgsl].join("\n") },
-  preprocess: { label: "cambi preprocess", code: [frameWgsl, preprocessWgsl].join("\n") },
-  mask: { label: "cambi mask", code: spatialMaskWgsl, entryPoint: "mask" },
-  mode: { label: "cambi mode filter", code: modeFilterWgsl, entryPoint: "mode" },
-  cValues: { label: "cambi c-values", code: [u64Wgsl, fixedPointWgsl, cValuesWgsl].join("\n") },
+  lumaCheck: { label: "cambi luma check", code: [frameWgsl, batchWgsl, lumaCheckWgsl].join("\n") },
+  preprocess: { label: "cambi preprocess", code: [frameWgsl, batchWgsl, preprocessWgsl].join("\n") },
+  mask: { label: "cambi mask", code: [batchWgsl, spatialMaskWgsl].join("\n"), entryPoint: "mask" },
+  mode: { label: "cambi mode filter", code: [batchWgsl, modeFilterWgsl].join("\n"), entryPoint: "mode" },
+  cValues: { label: "cambi c-values", code: [u64Wgsl, fixedPointWgsl, batchWgsl, cValuesWgsl].join("\n") },
   histogram: { label: "cambi select histogram", code: pooling, entryPoint: "histogram" },
   find: { label: "cambi select find", code: pooling, entryPoint: "find" },
   sumAbove: { label: "cambi sum above", code: pooling, entryPoint: "sum_above" },

@@ -54,9 +54,9 @@ function cpuScores(options: CambiOptions, frames: { ref: Picture; dist: Picture 
   return collector;
 }
 
-async function gpuScores(options: CambiOptions, frames: { ref: Picture; dist: Picture }[]): Promise<{ collector: FeatureCollector; stage: CambiGpu }> {
-  const stage = new CambiGpu(options);
-  const backend = new GpuBackend(gpu!, [stage]);
+async function gpuScores(options: CambiOptions, frames: { ref: Picture; dist: Picture }[], batchFrames?: number, setBytes?: number): Promise<{ collector: FeatureCollector; stage: CambiGpu }> {
+  const stage = new CambiGpu(options, setBytes);
+  const backend = new GpuBackend(gpu!, [stage], { batchFrames });
   const collector = new FeatureCollector();
   await backend.init(frames[0]!.dist.format);
   try {
@@ -69,10 +69,10 @@ async function gpuScores(options: CambiOptions, frames: { ref: Picture; dist: Pi
 }
 
 /** Scores `frames` on both backends and expects the identical doubles for every output. */
-async function expectSameAsCpu(options: Partial<Record<string, string>>, frames: { ref: Picture; dist: Picture }[]): Promise<CambiGpu> {
+async function expectSameAsCpu(options: Partial<Record<string, string>>, frames: { ref: Picture; dist: Picture }[], batchFrames?: number, setBytes?: number): Promise<CambiGpu> {
   const resolved = cambiOptions.parseStrings(options as Record<string, string>);
   const want = cpuScores(resolved, frames);
-  const { collector: got, stage } = await gpuScores(resolved, frames);
+  const { collector: got, stage } = await gpuScores(resolved, frames, batchFrames, setBytes);
   for (const name of cambiDefinition.providedFeatures(resolved)) {
     const a = frames.map((_, i) => want.get(name, i));
     const b = frames.map((_, i) => got.get(name, i));
@@ -119,6 +119,17 @@ describe.skipIf(!gpu)("cambi on the GPU gives the CPU's doubles", () => {
     }
   }, 180_000);
 
+  test("the frames of a batch side by side: each frame its own scores, a last batch shorter than the others", async () => {
+    const frames = banded(formatOf(330, 220, 10), 5, 2);
+    for (const batchFrames of [2, 3]) await expectSameAsCpu({ full_ref: "true" }, frames, batchFrames);
+    await expectSameAsCpu({ enc_width: "300", enc_height: "200", enc_bitdepth: "8", topk: "0.05" }, frames, 4);
+  }, 180_000);
+
+  test("a batch larger than one set of intermediates runs in several sets (as 4K does)", async () => {
+    // a 1-byte budget leaves one frame a set: batches of 4 and a last one of 1 in sets of 1
+    await expectSameAsCpu({ full_ref: "true" }, banded(formatOf(330, 220, 10), 5, 2), 4, 1);
+  }, 180_000);
+
   test("encoding and source sizes, anti-dithering, 12 and 9 bits", async () => {
     await expectSameAsCpu({ enc_width: "300", enc_height: "200", enc_bitdepth: "8", full_ref: "true", src_width: "360", src_height: "230" }, banded(formatOf(420, 260, 8), 1, 2));
     await expectSameAsCpu({ enc_bitdepth: "8" }, banded(formatOf(330, 220, 12, "400"), 1, 2));
@@ -137,7 +148,8 @@ describe.skipIf(!gpu)("cambi on the GPU gives the CPU's doubles", () => {
     expect([exact.replayedFrames, exact.gpuReplayedScales]).toEqual([0, 0]);
     // Every non-zero value pooled (topk = 1), the smallest near 0.5: libvmaf's order matters,
     // replayed on the GPU (not on the CPU).
-    const replayed = await expectSameAsCpu({ topk: "1" }, big);
+    // two frames in one batch: each replays its own c-values
+    const replayed = await expectSameAsCpu({ topk: "1" }, [...big, { ref: stripes(format, 2, 10), dist: stripes(format, 2, 10) }], 2);
     expect(replayed.replayedFrames).toBe(0);
     expect(replayed.gpuReplayedScales).toBeGreaterThan(0);
   }, 300_000);
@@ -154,7 +166,7 @@ describe.skipIf(!gpu)("cambi on the GPU gives the CPU's doubles", () => {
   }, 600_000);
 
   test("luma above the bit depth's maximum is an error naming the frame and sample", async () => {
-    const frames = banded(formatOf(330, 220, 10), 2, 2);
+    const frames = banded(formatOf(330, 220, 10), 3, 2);
     frames[1]!.dist.planes[0]!.data[5 * 330 + 7] = 1023 + 5;
     const err = await gpuScores(cambiOptions.resolve({}), frames).catch((e) => e);
     expect(isVqError(err)).toBe(true);

@@ -1,5 +1,5 @@
 import { alignUp, packedLayout, Picture, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
+import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
 import { CambiCpu } from "./cambi-cpu.ts";
 import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE_WIDTH, maskTileHeight, TILE } from "./cambi-gpu-kernels.ts";
 import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
@@ -21,6 +21,10 @@ const PICTURES = 2;
 const BAD_LUMA_WORD = PICTURES * NUM_SCALES * POOL_WORDS;
 const REPLAY_BASE = BAD_LUMA_WORD + PICTURES;
 const RESULT_WORDS = REPLAY_BASE + PICTURES * NUM_SCALES * REPLAY_WORDS;
+/** Bytes between frames' result words as the frame runner lays them out; the tables of the pooling and replay are built for it. */
+const RESULT_STRIDE = alignUp(RESULT_WORDS * 4, 256);
+/** GPU memory the per-frame intermediates of one set of dispatches may take: frames past it go in further sets. */
+const BATCH_BYTES = 512 << 20;
 /** Grid-stride kernels over the c-values use at most this many workgroups. */
 const MAX_POOL_GROUPS = 1024;
 /** Bit set words of the c-value kernel: band codes it can track. */
@@ -30,7 +34,9 @@ interface Dispatch {
   pipeline: GPUComputePipeline;
   /** Bindings in order (undefined: a binding the kernel lacks); frame buffers are filled in per slot. */
   bindings: (GPUBufferBinding | "ref" | "dist" | "results" | undefined)[];
+  /** One frame's workgroups; the frames of a set go side by side in z, or in y (tables with a row per frame and entry). */
   workgroups: [number, number];
+  frames: "z" | "y";
 }
 
 interface Pass {
@@ -38,11 +44,7 @@ interface Pass {
   dispatches: Dispatch[];
 }
 
-interface SlotPasses {
-  results: GPUBuffer;
-  resultOffset: number;
-  passes: { label: string; dispatches: { pipeline: GPUComputePipeline; group: GPUBindGroup; workgroups: [number, number] }[] }[];
-}
+type BoundPasses = { label: string; dispatches: { pipeline: GPUComputePipeline; group: GPUBindGroup; workgroups: [number, number]; frames: "z" | "y" }[] }[];
 
 /** One picture and scale in the pooling's parameter table (PoolParams in topk-pooling.wgsl). */
 interface PoolEntry {
@@ -68,7 +70,8 @@ interface PictureJob {
  * sum reaches 2^29 (libvmaf's double sum then depends on its quickselect order) the GPU
  * replays libvmaf's quickselect and double sum (topk-replay.ts); only where it cannot
  * (buffers past the device's limits, or a quickselect past its round bound) is the frame
- * read back and scored by CambiCpu. Heatmaps are CPU-only.
+ * read back and scored by CambiCpu. Heatmaps are CPU-only. The frames of a batch share
+ * each dispatch (workgroup z, or a table row per frame): ADR 0019.
  */
 export class CambiGpu implements GpuStage {
   readonly definition = cambiDefinition;
@@ -86,7 +89,12 @@ export class CambiGpu implements GpuStage {
   private hist?: GPUBuffer;
   private planes?: GPUBuffer;
   private readonly owned: GPUBuffer[] = [];
-  private slotPasses = new WeakMap<object, SlotPasses>();
+  /** Bind groups per frame buffer, then per source offsets and results (the runner's ring reuses them). */
+  private boundPasses = new WeakMap<GPUBuffer, Map<string, BoundPasses>>();
+  /** Frames one set of dispatches serves: its intermediates are sized for them. */
+  private setFrames = 1;
+  private batchUniform?: GPUBuffer;
+  private readonly batchWords = new Uint32Array(8);
   private readonly inFlight = new Map<number, GpuFrame>();
   private readonly replays: Promise<void>[] = [];
   private cpu?: CambiCpu;
@@ -96,12 +104,13 @@ export class CambiGpu implements GpuStage {
   /** Pictures and scales whose pooling the GPU replayed (its sum reached 2^29). */
   gpuReplayedScales = 0;
 
-  constructor(readonly options: CambiOptions) {
+  /** @param setBytes GPU memory for the intermediates of one set of frames (smaller in tests: several sets a batch). */
+  constructor(readonly options: CambiOptions, private readonly setBytes = BATCH_BYTES) {
     this.scoreName = cambiScoreName(options);
     this.inputs = { reference: options.full_ref ? "luma" : "none", distorted: "luma" };
   }
 
-  init(gpu: GpuContext, format: PictureFormat): void {
+  init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): void {
     const plan = planCambi(this.options, format);
     if (plan.heatmapsPath) {
       throw new VqError("feature cambi: heatmaps_path is supported on the CPU backend only (use --backend cpu to write heatmaps)");
@@ -133,9 +142,6 @@ export class CambiGpu implements GpuStage {
 
     const planes = uniform("cambi planes", [...planeUniforms(format, packedLayout(format).planes)]);
     this.planes = planes.buffer;
-    // two pictures ping-pong between scales; the mode filter writes the filtered one
-    const images = [storage("cambi image a", pixels * 4), storage("cambi image b", pixels * 4)];
-    const filtered = storage("cambi filtered", pixels * 4);
     // c-values of every picture and scale side by side, so that one set of pooling and of
     // replay dispatches serves them all (one region, reused, where that would not fit)
     this.jobs = [{ geometry: plan.enc, useRef: false, sizes: [] }];
@@ -147,13 +153,27 @@ export class CambiGpu implements GpuStage {
       out: (p, s) => REPLAY_BASE + (p * NUM_SCALES + s) * REPLAY_WORDS,
       maxBytes: Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize),
     });
-    const cValues = storage("cambi c-values", replay.words * 4);
+    // the frames of a set side by side in every intermediate, as many as the bindings and BATCH_BYTES allow
+    const maxBinding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
+    const frameBytes = 3 * pixels * 4 + replay.words * 4;
+    const frames = Math.max(1, Math.min(maxBatch, Math.floor(maxBinding / (pixels * 4)), Math.floor(maxBinding / (replay.words * 4)), Math.floor(this.setBytes / frameBytes)));
+    if (frames > limits.maxComputeWorkgroupsPerDimension) throw new Error("cambi: more frames a set than workgroups a dimension");
+    this.setFrames = frames;
+    const resultWords = RESULT_STRIDE / 4;
+    const batch = uniform("cambi batch", [0, 0, pixels, replay.words, resultWords, 0, 0, 0]);
+    this.batchUniform = batch.buffer;
+    this.batchWords.set([0, 0, pixels, replay.words, resultWords]);
+    // two pictures ping-pong between scales; the mode filter writes the filtered one
+    const images = [storage("cambi image a", frames * pixels * 4), storage("cambi image b", frames * pixels * 4)];
+    const filtered = storage("cambi filtered", frames * pixels * 4);
+    const cValues = storage("cambi c-values", frames * replay.words * 4);
     const tableWords = new Uint32Array(32 + Math.max(1, plan.bandSize));
     tableWords.set(plan.diffWeights, 0);
     tableWords.set(visibleSteps(plan), 32);
     const tables = storage("cambi weights and steps", tableWords);
     const reciprocal = storage("cambi reciprocals", RECIPROCAL as Float32Array<ArrayBuffer>);
-    const hist = storage("cambi select histograms", PICTURES * NUM_SCALES * HIST_WORDS * 4);
+    const histWords = PICTURES * NUM_SCALES * HIST_WORDS;
+    const hist = storage("cambi select histograms", frames * histWords * 4);
     this.hist = hist.buffer;
 
     const k = CAMBI_KERNELS;
@@ -176,16 +196,21 @@ export class CambiGpu implements GpuStage {
     // lie side by side (else one set per scale, after its c-values, which the next overwrites)
     const sideBySide = new Set(replay.offsets.flat()).size > 1;
     const poolEntries: PoolEntry[] = [];
+    // the pooling's table rows: frame by frame, each frame's entries (workgroup y = row)
+    const perFrame = (entries: PoolEntry[]) =>
+      Array.from({ length: frames }, (_, f) =>
+        entries.flatMap((e) => [e.n, e.k, e.resultBase + f * resultWords, e.histBase + f * histWords, e.valuesBase + f * replay.words]),
+      ).flat();
     const pooling = (label: string, entries: PoolEntry[]): Pass => {
-      const table = storage(label, Uint32Array.from(entries.flatMap((e) => [e.n, e.k, e.resultBase, e.histBase, e.valuesBase])));
+      const table = storage(label, Uint32Array.from(perFrame(entries)));
       const values = { buffer: cValues.buffer };
       const spread: [number, number] = [Math.min(MAX_POOL_GROUPS, Math.ceil(Math.max(...entries.map((e) => e.n)) / 256)), entries.length];
       const dispatches: Dispatch[] = [];
       for (let level = 0; level < 3; level++) {
-        dispatches.push({ pipeline: pipelines.histogram[level]!, bindings: [table, values, "results", hist], workgroups: spread });
-        dispatches.push({ pipeline: pipelines.find[level]!, bindings: [table, undefined, "results", hist], workgroups: [1, entries.length] });
+        dispatches.push({ pipeline: pipelines.histogram[level]!, bindings: [table, values, "results", hist], workgroups: spread, frames: "y" });
+        dispatches.push({ pipeline: pipelines.find[level]!, bindings: [table, undefined, "results", hist], workgroups: [1, entries.length], frames: "y" });
       }
-      dispatches.push({ pipeline: pipelines.sumAbove, bindings: [table, values, "results"], workgroups: spread });
+      dispatches.push({ pipeline: pipelines.sumAbove, bindings: [table, values, "results"], workgroups: spread, frames: "y" });
       return { label, dispatches };
     };
 
@@ -196,12 +221,13 @@ export class CambiGpu implements GpuStage {
       const g = job.geometry;
       const name = job.useRef ? "source" : "distorted";
       const frameBindings: Dispatch["bindings"] = ["ref", "dist", planes];
+      const withBatch = (bindings: Dispatch["bindings"]): Dispatch["bindings"] => Object.assign(Array.from({ length: 8 }), bindings, { 7: batch });
 
       // 1. luma range check, 10 bits at the scoring size, anti-dithering
       const prepare: Dispatch[] = [];
       if (bitDepth !== 8 && bitDepth !== 16) {
         const check = uniform(`cambi ${name} check`, [input.width, input.height, (1 << bitDepth) - 1, job.useRef ? 1 : 0, BAD_LUMA_WORD + p, 0, 0, 0]);
-        prepare.push({ pipeline: pipelines.lumaCheck, bindings: [...frameBindings, check, "results"], workgroups: groups(input.width, input.height) });
+        prepare.push({ pipeline: pipelines.lumaCheck, bindings: withBatch([...frameBindings, check, "results"]), workgroups: groups(input.width, input.height), frames: "z" });
       }
       const same = input.width === g.width && input.height === g.height;
       const strideMode = same && bitDepth === 10 && libvmafStride(input.width) !== libvmafStride(plan.allocWidth);
@@ -214,7 +240,12 @@ export class CambiGpu implements GpuStage {
         g.width, g.height, job.useRef ? 1 : 0, up, down, down ? 1 << (down - 1) : 0, plan.encBitDepth < 10 ? 1 : 0, strideMode ? 1 : 0,
         libvmafStride(input.width), libvmafStride(plan.allocWidth), libvmafStride(input.width) * input.height, input.width,
       ]);
-      prepare.push({ pipeline: pipelines.preprocess, bindings: [...frameBindings, pre, storage(`cambi ${name} indices`, indices), images[0]], workgroups: groups(g.width, g.height) });
+      prepare.push({
+        pipeline: pipelines.preprocess,
+        bindings: withBatch([...frameBindings, pre, storage(`cambi ${name} indices`, indices), images[0]]),
+        workgroups: groups(g.width, g.height),
+        frames: "z",
+      });
       this.passes.push({ label: `cambi ${name} preprocess`, dispatches: prepare });
 
       // 2. spatial mask (bit 16 of each word) into the other picture; with the speed-up, written at half size
@@ -222,7 +253,14 @@ export class CambiGpu implements GpuStage {
       const s0 = job.sizes[0]!;
       this.passes.push({
         label: `cambi ${name} mask`,
-        dispatches: [{ pipeline: pipelines.mask, bindings: [maskParams, images[0], images[1]], workgroups: [Math.ceil(s0.width / MASK_TILE_WIDTH), Math.ceil(s0.height / maskTileHeight(maskStep))] }],
+        dispatches: [
+          {
+            pipeline: pipelines.mask,
+            bindings: withBatch([maskParams, images[0], images[1]]),
+            workgroups: [Math.ceil(s0.width / MASK_TILE_WIDTH), Math.ceil(s0.height / maskTileHeight(maskStep))],
+            frames: "z",
+          },
+        ],
       });
       let current = 1;
 
@@ -233,15 +271,16 @@ export class CambiGpu implements GpuStage {
         const modeParams = uniform(`cambi ${name} mode ${s}`, [w, h, (w + 1) >> 1, last ? 0 : 1]);
         this.passes.push({
           label: `cambi ${name} mode filter ${s}`,
-          dispatches: [{ pipeline: pipelines.mode, bindings: [modeParams, images[current], filtered, images[next]], workgroups: groups(w, h) }],
+          dispatches: [{ pipeline: pipelines.mode, bindings: withBatch([modeParams, images[current], filtered, images[next]]), workgroups: groups(w, h), frames: "z" }],
         });
         const resultBase = (p * NUM_SCALES + s) * POOL_WORDS;
         const n = w * h;
-        const scaleValues: GPUBufferBinding = { buffer: cValues.buffer, offset: replay.offsets[p]![s]! * 4, size: n * 4 };
+        // from this scale's c-values of the set's first frame on; frame z's lie z * replay.words words further
+        const scaleValues: GPUBufferBinding = { buffer: cValues.buffer, offset: replay.offsets[p]![s]! * 4, size: ((frames - 1) * replay.words + n) * 4 };
         const cParams = uniform(`cambi ${name} c-values ${s}`, [w, h, g.windowSize >> 1, plan.bandBase, plan.bandSize, plan.numDiffs, resultBase, 0]);
         this.passes.push({
           label: `cambi ${name} c-values ${s}`,
-          dispatches: [{ pipeline: pipelines.cValues, bindings: [cParams, filtered, scaleValues, tables, reciprocal, "results"], workgroups: groups(w, h) }],
+          dispatches: [{ pipeline: pipelines.cValues, bindings: withBatch([cParams, filtered, scaleValues, tables, reciprocal, "results"]), workgroups: groups(w, h), frames: "z" }],
         });
         const pooled: PoolEntry = { n, k: topkCount(plan.topk, n), resultBase, histBase: (p * NUM_SCALES + s) * HIST_WORDS, valuesBase: replay.offsets[p]![s]! };
         if (sideBySide) poolEntries.push(pooled);
@@ -250,21 +289,40 @@ export class CambiGpu implements GpuStage {
       });
     });
     if (poolEntries.length) this.passes.push(pooling("cambi pooling", poolEntries));
-    if (replay.jobs.length) this.passes.push({ label: "cambi top-k replay", dispatches: topkReplay(device, replay.jobs, cValues.buffer, this.owned) });
+    if (replay.jobs.length) {
+      // every job once per frame of the set, frame by frame (workgroup y = job)
+      const jobs = Array.from({ length: frames }, (_, f) =>
+        replay.jobs.map((j) => ({ ...j, offset: j.offset + f * replay.words, resultBase: j.resultBase + f * resultWords, out: j.out + f * resultWords })),
+      ).flat();
+      const dispatches = topkReplay(device, jobs, cValues.buffer, this.owned).map((d): Dispatch => ({ ...d, workgroups: [d.workgroups[0], replay.jobs.length], frames: "y" }));
+      this.passes.push({ label: "cambi top-k replay", dispatches });
+    }
   }
 
-  encode(encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    const slot = this.passesFor(frame, results, resultOffset);
-    this.inFlight.set(frame.index, frame);
-    encoder.clearBuffer(this.hist!);
-    for (const { label, dispatches } of slot.passes) {
-      const pass = passes.beginComputePass(label);
-      for (const d of dispatches) {
-        pass.setPipeline(d.pipeline);
-        pass.setBindGroup(0, d.group);
-        pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1]);
+  /**
+   * Records the batch in sets of at most `setFrames` frames, one set of dispatches each
+   * (workgroup z, or the table row, picks the frame). Results laid out other than the
+   * tables expect (not the runner's stride) go frame by frame.
+   */
+  encodeBatch(encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
+    batch.frames.forEach((frame) => this.inFlight.set(frame.index, frame));
+    this.writeStrides(batch.refStride, batch.distStride);
+    const size = resultStride === RESULT_STRIDE ? this.setFrames : 1;
+    for (let f = 0; f < batch.count; f += size) {
+      const count = Math.min(size, batch.count - f);
+      const at = batch.base + f;
+      const bound = this.passesFor({ buffer: batch.ref, offset: at * batch.refStride }, { buffer: batch.dist, offset: at * batch.distStride }, results, resultOffset + f * resultStride);
+      encoder.clearBuffer(this.hist!);
+      for (const { label, dispatches } of bound) {
+        const pass = passes.beginComputePass(label);
+        for (const d of dispatches) {
+          pass.setPipeline(d.pipeline);
+          pass.setBindGroup(0, d.group);
+          if (d.frames === "z") pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1], count);
+          else pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1] * count);
+        }
+        pass.end();
       }
-      pass.end();
     }
   }
 
@@ -307,7 +365,7 @@ export class CambiGpu implements GpuStage {
     for (const b of this.owned) b.destroy();
     this.owned.length = 0;
     this.passes = [];
-    this.slotPasses = new WeakMap();
+    this.boundPasses = new WeakMap();
     this.inFlight.clear();
     this.cpu?.close();
     this.cpu = undefined;
@@ -355,29 +413,38 @@ export class CambiGpu implements GpuStage {
     );
   }
 
-  /** The bind groups of a frame slot (its frame and result buffers): built on its first frame, then reused. */
-  private passesFor(frame: GpuFrame, results: GPUBuffer, resultOffset: number): SlotPasses {
-    const known = this.slotPasses.get(frame.ref);
-    if (known && known.results === results && known.resultOffset === resultOffset) return known;
+  /** The frame buffers' strides are fixed for a run: written (before the batch's submit) when they change. */
+  private writeStrides(refStride: number, distStride: number): void {
+    const words = this.batchWords;
+    if (words[0] === refStride / 4 && words[1] === distStride / 4) return;
+    words[0] = refStride / 4;
+    words[1] = distStride / 4;
+    this.device!.queue.writeBuffer(this.batchUniform!, 0, words);
+  }
+
+  /** The bind groups for a set's first frame (its source views and results): built on first use, then reused. */
+  private passesFor(ref: Required<Pick<GPUBufferBinding, "buffer" | "offset">>, dist: Required<Pick<GPUBufferBinding, "buffer" | "offset">>, results: GPUBuffer, resultOffset: number): BoundPasses {
+    let byViews = this.boundPasses.get(ref.buffer);
+    if (!byViews) this.boundPasses.set(ref.buffer, (byViews = new Map()));
+    const key = `${ref.offset}:${dist.offset}:${resultOffset}`;
+    const known = byViews.get(key);
+    if (known) return known;
+    const view = (b: { buffer: GPUBuffer; offset: number }): GPUBufferBinding => ({ buffer: b.buffer, offset: b.offset, size: b.buffer.size - b.offset });
     const resolve = (b: Dispatch["bindings"][number]): GPUBufferBinding | undefined =>
-      b === "ref" ? frame.ref : b === "dist" ? frame.dist : b === "results" ? { buffer: results, offset: resultOffset, size: RESULT_WORDS * 4 } : b;
-    const slot: SlotPasses = {
-      results,
-      resultOffset,
-      passes: this.passes.map(({ label, dispatches }) => ({
-        label,
-        dispatches: dispatches.map((d) => {
-          const entries: GPUBindGroupEntry[] = [];
-          d.bindings.forEach((b, binding) => {
-            const resource = resolve(b);
-            if (resource) entries.push({ binding, resource });
-          });
-          return { pipeline: d.pipeline, workgroups: d.workgroups, group: this.device!.createBindGroup({ layout: d.pipeline.getBindGroupLayout(0), entries }) };
-        }),
-      })),
-    };
-    this.slotPasses.set(frame.ref, slot);
-    return slot;
+      b === "ref" ? view(ref) : b === "dist" ? view(dist) : b === "results" ? view({ buffer: results, offset: resultOffset }) : b;
+    const bound: BoundPasses = this.passes.map(({ label, dispatches }) => ({
+      label,
+      dispatches: dispatches.map((d) => {
+        const entries: GPUBindGroupEntry[] = [];
+        d.bindings.forEach((b, binding) => {
+          const resource = resolve(b);
+          if (resource) entries.push({ binding, resource });
+        });
+        return { pipeline: d.pipeline, workgroups: d.workgroups, frames: d.frames, group: this.device!.createBindGroup({ layout: d.pipeline.getBindGroupLayout(0), entries }) };
+      }),
+    }));
+    byViews.set(key, bound);
+    return bound;
   }
 }
 
