@@ -153,7 +153,7 @@ export class CambiGpu implements GpuStage {
       out: (p, s) => REPLAY_BASE + (p * NUM_SCALES + s) * REPLAY_WORDS,
       maxBytes: Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize),
     });
-    // the frames of a set side by side in every intermediate, as many as the bindings and BATCH_BYTES allow
+    // the frames of a set side by side in every intermediate, as many as the bindings and setBytes allow
     const maxBinding = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     const frameBytes = 3 * pixels * 4 + replay.words * 4;
     const frames = Math.max(1, Math.min(maxBatch, Math.floor(maxBinding / (pixels * 4)), Math.floor(maxBinding / (replay.words * 4)), Math.floor(this.setBytes / frameBytes)));
