@@ -17,7 +17,7 @@ mark("GPU device");
 const [refPath, distPath, model = "version=vmaf_v0.6.1"] = process.argv.slice(2);
 if (!refPath || !distPath) throw new Error("usage: bun tools/cold-start.ts REF.y4m DIST.y4m [MODEL]");
 const models = await loadModels([model]);
-const features = resolveFeatures(modelFeatureRequests(models));
+const features = await resolveFeatures(modelFeatureRequests(models));
 const [ref, dist] = [await core.Y4mReader.open(refPath), await core.Y4mReader.open(distPath)];
 const { backend } = await chooseBackend("gpu", features);
 mark("inputs, model, backend chosen");
@@ -25,7 +25,7 @@ const timed: typeof backend = {
   name: backend.name,
   init: async (f) => {
     await backend.init(f);
-    mark(`stages' init (${gpuCore.pipelineCacheSize(gpu.device)} pipelines: ${gpuCore.pipelineBuildMs(gpu.device).toFixed(1)} ms)`);
+    mark(`stages' init (${gpuCore.pipelineCacheSize(gpu.device)} pipelines, ${gpuCore.pipelineBuildMs(gpu.device).toFixed(1)} ms of them on this thread)`);
   },
   extract: (p, i, c) => backend.extract(p, i, c),
   extractFromFiles: (r, d, i, c) => backend.extractFromFiles!(r, d, i, c),

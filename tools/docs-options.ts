@@ -7,7 +7,9 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { OptionDef } from "@vq/core";
-import { FEATURES } from "../packages/cli/src/features.ts";
+import { allFeatures } from "../packages/cli/src/features.ts";
+
+const FEATURES = await allFeatures();
 
 const BLOCK = /(<!-- options:([\w-]+) -->\n)([\s\S]*?)(<!-- \/options -->)/g;
 const HEADER = "| option | in key names | type | default | range | what |\n|---|---|---|---|---|---|\n";

@@ -5,8 +5,10 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { goldenDir, goldenOutput, goldenPairs } from "../packages/core/src/golden.ts";
 import { main } from "../packages/cli/src/main.ts";
-import { FEATURES } from "../packages/cli/src/features.ts";
+import { allFeatures } from "../packages/cli/src/features.ts";
 import { loadModels, modelFeatureRequests } from "../packages/cli/src/models.ts";
+
+const FEATURES = await allFeatures();
 const backend = process.argv[2] as "cpu" | "gpu";
 const RUNS = process.argv[3]!.split(",");
 const available = (n: string) => (backend === "cpu" ? FEATURES.has(n) : Boolean(FEATURES.get(n)?.gpu));

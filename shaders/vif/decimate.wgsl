@@ -14,7 +14,7 @@ struct DecimateParams {
   // vertical rounding: (sum + round) >> shift (bit depth at scale 0, else 16)
   v_round: u32,
   v_shift: u32,
-  pad0: u32,
+  half: u32, // the next scale's filter: taps either side of the centre (shaders/vif/filter.wgsl)
   pad1: u32,
   taps: array<vec4u, 5>,
 }
@@ -31,6 +31,7 @@ var<workgroup> rows_dis: array<u32, OH * SPAN>;
 
 @compute @workgroup_size(32, 8)
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(local_invocation_index) li: u32) {
+  let HALF = filter_half();
   let z = wg.z;
   let w = i32(params.width);
   let h = i32(params.height);

@@ -18,7 +18,7 @@ struct StatParams {
   sq_shift: u32,
   // this scale's sums: num_log (u64), den_log (u64), non_log sigma2_sq (u64), non_log count
   result_base: u32,
-  pad0: u32,
+  half: u32, // taps either side of the centre (shaders/vif/filter.wgsl)
   // vif_enhn_gain_limit as F64: m.x, m.y, e
   gain_limit: vec4u,
   taps: array<vec4u, 5>,
@@ -149,6 +149,7 @@ fn accumulate(acc: ptr<function, Vertical>, f: u32, r: Row) {
 
 // Output row j of a vertical item takes input row i with tap i - j, where that is a tap.
 fn tap_of(i: u32, j: u32) -> bool {
+  let HALF = filter_half();
   return i >= j && i - j <= 2u * HALF;
 }
 
@@ -163,6 +164,7 @@ fn store_vertical(o: u32, acc: Vertical) {
 // The horizontal filter of one of the tile's 16-bit planes at tile index c (folded: the
 // taps are symmetric).
 fn horizontal(plane: u32, c: u32) -> u32 {
+  let HALF = filter_half();
   let at = plane * PLANE + c;
   var s = tap(HALF) * tile[at];
   for (var k = 1u; k <= HALF; k++) {
@@ -174,6 +176,7 @@ fn horizontal(plane: u32, c: u32) -> u32 {
 // (Σ f·v + 2^15) >> 16 for one of the tile's 32-bit planes: the 48-bit sum from the sums
 // of the values' 16-bit halves.
 fn horizontal_wide(plane: u32, c: u32) -> u32 {
+  let HALF = filter_half();
   let at = plane * PLANE + c;
   let v = tile[at];
   var s = tap(HALF) * vec2u(v & 0xffffu, v >> 16u);
@@ -195,6 +198,7 @@ fn add_sum(i: u32, v: vec2u) {
 
 @compute @workgroup_size(THREADS)
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
+  let HALF = filter_half();
   let z = wg.z;
   let w = i32(params.width);
   let h = i32(params.height);

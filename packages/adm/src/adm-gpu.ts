@@ -75,6 +75,10 @@ export class AdmGpu implements GpuStage {
     const readsPreviousFrame = !settings.skipScale0 && vectorOvershoots((format.width + 1) >> 1, format.bitDepth === 8 ? simd.scale0Bits8 : simd.scale0HighBits);
     const geometry = admGeometry(format.width, format.height);
     const device = gpu.device;
+    // every kernel first, to build on Dawn's threads while the rest is set up (a cold start's largest part)
+    const kernels = Object.values(ADM_KERNELS);
+    const built = computePipelines(device, kernels.map((k) => k.spec));
+    built.catch(() => {}); // reported by the returned promise, unless a check below throws first
     const limits = device.limits;
     const bufferLimit = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
     const layout = admFrameLayout(geometry);
@@ -129,9 +133,7 @@ export class AdmGpu implements GpuStage {
       denRows: storage("adm denominator rows", group * layout.rowsWords * 4),
     };
     this.params = admParams(geometry, format.width, format.bitDepth, settings).map((p, s) => uniform(`adm params scale ${s}`, p));
-    // every kernel at once, on Dawn's threads (a cold start's largest part)
-    const kernels = Object.values(ADM_KERNELS);
-    return computePipelines(device, kernels.map((k) => k.spec)).then((built) => kernels.forEach((k, i) => this.pipelines.set(k, built[i]!)));
+    return built.then((pipelines) => kernels.forEach((k, i) => this.pipelines.set(k, pipelines[i]!)));
   }
 
   /** Bytes of GPU memory this stage holds (its intermediates for `group` frames and its uniforms). */

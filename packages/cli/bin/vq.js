@@ -2,9 +2,7 @@
 // The `vq` command, run by Bun; under Node this starts the Bun binary that the `bun`
 // package installed, with the same arguments and exit code. In the monorepo it runs the
 // TypeScript sources (never a stale build); the published package has only dist/.
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const source = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -12,6 +10,8 @@ const entry = existsSync(source) ? source : fileURLToPath(new URL("../dist/cli.j
 if (typeof globalThis.Bun !== "undefined") {
   await import(entry);
 } else {
+  // Node only: under Bun these modules would only lengthen the start-up
+  const [{ spawnSync }, { createRequire }] = await Promise.all([import("node:child_process"), import("node:module")]);
   const require = createRequire(import.meta.url);
   let bun;
   try {

@@ -6,8 +6,10 @@ import { formatLibvmaf } from "@vq/core";
 import { goldenDir, goldenOutput, goldenPairs, type GoldenRun, type LibvmafJson } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { main } from "./main.ts";
-import { FEATURES } from "./features.ts";
+import { allFeatures } from "./features.ts";
 import { loadModels, modelFeatureRequests } from "./models.ts";
+
+const FEATURES = await allFeatures();
 
 /**
  * End to end through the CLI: each golden run's own libvmaf arguments, minus the models

@@ -1,4 +1,9 @@
+import { z } from "zod";
 import { main } from "./main.ts";
+
+// The vq command validates a few objects once (its request, models, feature options):
+// zod's compiled validators cost more to build than they save then (~3 ms of a cold start).
+z.config({ jitless: true });
 
 const code = await main(process.argv.slice(2));
 // Exit at once rather than when the event loop drains: tearing down the GPU device and the

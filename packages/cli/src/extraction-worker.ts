@@ -1,10 +1,11 @@
 // A CPU extraction worker for `--threads`: builds the extractors it is asked for from
-// the same registry the CLI uses.
+// the same registry the CLI uses (loading each metric package on first use). The handler
+// is installed at once: a message that came before it would be lost.
 import { serveExtractors, VqError } from "@vq/core";
-import { FEATURES } from "./features.ts";
+import { featureEntry } from "./features.ts";
 
-serveExtractors((spec) => {
-  const entry = FEATURES.get(spec.name);
+serveExtractors(async (spec) => {
+  const entry = await featureEntry(spec.name);
   if (!entry) throw new VqError(`unknown feature "${spec.name}"`);
   return entry.cpu(entry.definition.options.revive(spec.options));
 });

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { LIBVMAF_EXTRACTORS } from "@vq/model";
-import { FEATURES } from "./features.ts";
+import { allFeatures } from "./features.ts";
+
+const FEATURES = await allFeatures();
 
 /**
  * @vq/model reads models without depending on every metric package, so it carries

@@ -1,10 +1,9 @@
-import { rmSync } from "node:fs";
+import { fstatSync, rmSync, statSync } from "node:fs";
 import { isVqError, writeCsv, writeJson, writeSub, writeXml } from "@vq/core";
 import { parseArgs, parseReportArgs, rawFormatFor, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { writeAtomically } from "./atomic-write.ts";
 import { gpuProfileTable } from "./gpu-profile.ts";
-import { renderReport } from "./report/html-report.ts";
-import { parseReportData, readReportData, type RunSettings } from "./report/report-data.ts";
+import type { RunSettings } from "./report/report-data.ts";
 import { RunTiming, timingLine } from "./run-timing.ts";
 import { score } from "./score.ts";
 import { VERSION } from "./version.ts";
@@ -19,8 +18,28 @@ export interface CliIo {
 const processIo: CliIo = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  stderrIsTty: Boolean(process.stderr.isTTY),
+  stderrIsTty: isTerminal(2),
 };
+
+/**
+ * Whether a file descriptor is a terminal, without `process.stderr.isTTY`: under Bun the
+ * first touch of process.stderr costs ~15 ms (it loads the stream machinery), which a run
+ * that draws no progress should not pay before its first score. A terminal is a character
+ * device other than /dev/null.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    try {
+      return st.rdev !== statSync("/dev/null").rdev;
+    } catch {
+      return true;
+    }
+  } catch {
+    return false;
+  }
+}
 
 /** Runs vq with libvmaf's `vmaf` arguments; returns the exit code. Errors are one line, no stack. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
@@ -72,7 +91,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
     },
   );
   let next = await frames.next();
-  while (!next.done) next = await frames.next();
+  while (!next.done) {
+    // a frame is scored when it comes out here (progress counts frames read and sent)
+    timing?.scored(next.value.frameNum + 1);
+    next = await frames.next();
+  }
   const result = next.value;
   if (progress) io.stderr("\n");
   const fps = result.frames / ((performance.now() - t0) / 1000);
@@ -96,7 +119,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       break;
   }
   // Rendered before anything is written, so a failure leaves neither file behind.
-  const html = s.report ? renderReport(scoringReportData(writeJson(result.collector, options), s, argv, result), `vq ${VERSION}`) : undefined;
+  const html = s.report ? await scoringReport(writeJson(result.collector, options), s, argv, result) : undefined;
   // The report first: if either write fails, neither file is left behind.
   if (s.report) writeAtomically(s.report, html!, "the report");
   try {
@@ -109,16 +132,23 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
 }
 
 /** `vq report RESULT.json [-o report.html]`: an HTML report of a JSON result written earlier. */
-function report(argv: readonly string[], io: CliIo): void {
+async function report(argv: readonly string[], io: CliIo): Promise<void> {
   const r = parseReportArgs(argv);
   if (r.help) return io.stdout(REPORT_USAGE);
+  const [{ renderReport }, { readReportData }] = await reportModules();
   const html = renderReport(readReportData(r.input!), `vq ${VERSION}`);
   if (r.output) writeAtomically(r.output, html, "the report");
   else io.stdout(html);
 }
 
-/** The report's data during scoring: the JSON result as written, plus the command line's settings. */
-function scoringReportData(json: string, s: CliSettings, argv: readonly string[], result: { width: number; height: number; backend: string }) {
+/** The HTML report's modules, loaded only for a report (not on a scoring run's way to its first score). */
+function reportModules() {
+  return Promise.all([import("./report/html-report.ts"), import("./report/report-data.ts")]);
+}
+
+/** The report of a scoring run: the JSON result as written, plus the command line's settings. */
+async function scoringReport(json: string, s: CliSettings, argv: readonly string[], result: { width: number; height: number; backend: string }): Promise<string> {
+  const [{ renderReport }, { parseReportData }] = await reportModules();
   const run: RunSettings = {
     reference: s.reference!,
     distorted: s.distorted!,
@@ -140,7 +170,7 @@ function scoringReportData(json: string, s: CliSettings, argv: readonly string[]
     scale: s.scale,
     commandLine: ["vq", ...argv].map(shellWord).join(" "),
   };
-  return parseReportData(JSON.parse(json), s.output ?? "standard output", run);
+  return renderReport(parseReportData(JSON.parse(json), s.output ?? "standard output", run), `vq ${VERSION}`);
 }
 
 /** An argument as a POSIX shell reads it back. */

@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { RunTiming, timingLine } from "./run-timing.ts";
 
-/** A clock that reads the times given, one per mark. */
+/** A clock that reads the times given, one per mark; each mark's frames are sent and scored then. */
 function timingAt(marks: [frames: number, ms: number][]): RunTiming {
   let now = 0;
   const t = new RunTiming(() => now);
   for (const [frames, ms] of marks) {
     now = ms;
     t.mark(frames);
+    t.scored(frames);
   }
   return t;
 }
@@ -32,6 +33,24 @@ describe("RunTiming", () => {
     ]).summary()!;
     expect(s).toEqual({ frames: 5, firstScoreMs: 300, lastScoreMs: 300, steady: undefined });
     expect(timingLine(s)).toBe("timing: first score 300 ms after process start; 5 frames scored by 300 ms; steady rate: n/a (the frames came back in one batch)");
+  });
+
+  test("the first score is when a frame's scores are complete, not when it was sent", () => {
+    let now = 0;
+    const t = new RunTiming(() => now);
+    for (let n = 1; n <= 10; n++) {
+      now = 400 + n;
+      t.mark(n);
+    }
+    // every frame's scores come at the end (motion2 needs the run's last frame)
+    now = 450;
+    for (let n = 1; n <= 10; n++) t.scored(n);
+    const s = t.summary()!;
+    expect(s.firstScoreMs).toBe(450);
+    expect(s.lastScoreMs).toBe(450);
+    expect(s.frames).toBe(10);
+    expect(s.steady!.fromFrame).toBe(5);
+    expect(s.steady!.fps).toBeCloseTo(1000, 9);
   });
 
   test("nothing scored: no summary", () => {

@@ -5,25 +5,39 @@
  * a long video runs at; the whole process's rate (frames over wall time) includes both.
  */
 export class RunTiming {
-  /** (frames scored, ms since process start), one point per completed batch of frames. */
+  /** (frames sent, ms since process start): the rate (frames go out as fast as earlier ones come back). */
   private readonly points: [number, number][] = [];
+  /** When the first frame's scores were complete, and the last's. */
+  private first?: number;
+  private last?: [frames: number, ms: number];
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** `frames` frames are scored so far. */
+  /** `frames` frames are read and sent to the extractors so far. */
   mark(frames: number): void {
     if (frames > (this.points.at(-1)?.[0] ?? 0)) this.points.push([frames, this.now()]);
   }
 
+  /**
+   * `frames` frames have every score so far. A frame's scores can come well after it was
+   * sent: motion2 and motion3, for one, are written once the run's last frame is in.
+   */
+  scored(frames: number): void {
+    if (frames <= (this.last?.[0] ?? 0)) return;
+    const at = this.now();
+    this.first ??= at;
+    this.last = [frames, at];
+  }
+
   summary(): TimingSummary | undefined {
     const last = this.points.at(-1);
-    if (!last) return undefined;
+    if (!last || this.first === undefined) return undefined;
     const [frames, endMs] = last;
-    const [, firstScoreMs] = this.points[0]!;
+    const firstScoreMs = this.first;
     // From the first point at or past half the frames to the last: whole batches only.
     const half = this.points.find(([n]) => n >= frames / 2)!;
     const steady = half[0] < frames && endMs > half[1] ? { fromFrame: half[0], fps: ((frames - half[0]) * 1000) / (endMs - half[1]) } : undefined;
-    return { frames, firstScoreMs, lastScoreMs: endMs, steady };
+    return { frames: this.last![0], firstScoreMs, lastScoreMs: this.last![1], steady };
   }
 }
 

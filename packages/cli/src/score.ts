@@ -91,7 +91,7 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
     ...modelFeatureRequests(models),
     ...r.features.map((f) => (typeof f === "string" ? parseFeatureArgument(f) : { name: f.name, options: Object.fromEntries(Object.entries(f.options).map(([k, v]) => [k, String(v)])) })),
   ];
-  const features = resolveFeatures(featureRequests);
+  const features = await resolveFeatures(featureRequests);
   if (!features.length) throw new VqError("nothing to compute: give at least one feature or a model");
   const readers: VideoReader[] = [];
   try {

@@ -20,7 +20,7 @@ class RecordingCollector extends FeatureCollector {
  * with `create`, scores the frames it is sent and answers with the writes each
  * extractor made, so the main thread can replay them in single-threaded order.
  */
-export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureExtractor<PicturePair>): void {
+export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureExtractor<PicturePair> | Promise<FeatureExtractor<PicturePair>>): void {
   const scope = globalThis as unknown as { onmessage: ((e: MessageEvent<ToWorker>) => void) | null; postMessage: (m: FromWorker) => void };
   let extractors: FeatureExtractor<PicturePair>[] = [];
   let format: PictureFormat | undefined;
@@ -40,7 +40,7 @@ export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureEx
         case "init":
           format = m.format;
           layouts = packedLayout(m.format).planes;
-          extractors = m.specs.map(create);
+          extractors = await Promise.all(m.specs.map(create));
           for (const e of extractors) {
             await e.init(m.format);
             recorders.push(new RecordingCollector());

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { computePipeline, computePipelines, pipelineCacheSize } from "./pipeline-cache.ts";
+import { compileQueuedPipelines, computePipeline, computePipelines, pipelineCacheSize } from "./pipeline-cache.ts";
 import { retainedInstanceCount } from "./device.ts";
 import { BufferPool } from "./buffer-pool.ts";
 import { gpuForTests } from "./testing.ts";
@@ -64,6 +64,34 @@ describe.skipIf(!gpu)("gpu-core", () => {
     expect(again).toEqual(built);
     expect(specs.map((s) => computePipeline(gpu!.device, s))).toEqual(built);
     expect(pipelineCacheSize(gpu!.device)).toBe(n + 3);
+  });
+
+  test("compiles queued pipelines on the calling thread beside Dawn's, each once, and they compute", async () => {
+    // more kernels than Dawn is handed at once: the calling thread builds the rest
+    const specs = [1, 2, 3, 4, 5, 6, 7].map((k) => ({ ...DOUBLE, code: `${DOUBLE.code}\n// lanes ${k}${"-".repeat(k)}` }));
+    const n = pipelineCacheSize(gpu!.device);
+    const building = computePipelines(gpu!.device, specs);
+    await compileQueuedPipelines(gpu!.device);
+    const built = await building;
+    expect(new Set(built).size).toBe(7);
+    expect(pipelineCacheSize(gpu!.device)).toBe(n + 7);
+    expect(specs.map((s) => computePipeline(gpu!.device, s))).toEqual(built);
+    expect(pipelineCacheSize(gpu!.device)).toBe(n + 7);
+    expect((await roundTrip(gpu!.device, Uint32Array.of(20)))[0]).toBe(41);
+  });
+
+  test("a pipeline the device rejects fails its own build, on Dawn's threads or the calling thread", async () => {
+    const missing = (k: number, pad: number) => ({ label: `no such entry ${k}`, code: `${DOUBLE.code}\n// ${"x".repeat(pad)}`, entryPoint: "not_there" });
+    const fine = [1, 2, 3, 4].map((k) => ({ ...DOUBLE, code: `${DOUBLE.code}\n// fine ${k}${"-".repeat(40 + k)}` }));
+    // largest first: the first goes to Dawn's threads, the shortest to this thread's
+    const specs = [missing(1, 200), ...fine, missing(2, 0)];
+    const results = specs.map((s) => computePipelines(gpu!.device, [s]).then(() => "built", (e: Error) => e.message));
+    await compileQueuedPipelines(gpu!.device);
+    const said = await Promise.all(results);
+    expect(said.slice(1, 5)).toEqual(["built", "built", "built", "built"]);
+    for (const m of [said[0]!, said[5]!]) expect(m).toMatch(/not_there|entry ?point/i);
+    expect(said[5]).toContain("no such entry 2");
+    gpu!.assertHealthy();
   });
 
   test("reuses buffers by size and usage", () => {

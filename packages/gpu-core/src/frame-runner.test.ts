@@ -21,15 +21,17 @@ function echoStage(inputs: FrameInputs | undefined, words: number, seen: Uint32A
   if (id.x < ${words}u) { out[id.x] = reference[id.x]; out[${words}u + id.x] = distorted[id.x]; }
 }`;
   let pipeline: GPUComputePipeline;
+  let device: GPUDevice;
   return {
     label: "echo",
     resultWords: 2 * words,
     inputs,
     init(g) {
+      device = g.device;
       pipeline = computePipeline(g.device, { label: "echo", code });
     },
     encode(encoder, passes, frame, results, offset) {
-      const group = gpu!.device.createBindGroup({
+      const group = device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
         entries: [frame.ref, frame.dist].map((resource, binding) => ({ binding, resource })).concat([{ binding: 2, resource: { buffer: results, offset, size: 8 * words } } as never]),
       });
@@ -187,4 +189,38 @@ test.skipIf(!gpu)("batches hold as many frames as fit 64 MiB of upload, at least
   // 4K 10-bit, every plane of both: 49.8 MB → 2; 8K 10-bit: 199 MB → 1
   expect(await batchFor({ width: 3840, height: 2160, bitDepth: 10, pixelFormat: "420" })).toBe(2);
   expect(await batchFor({ width: 7680, height: 4320, bitDepth: 10, pixelFormat: "420" })).toBe(1);
+});
+
+test.skipIf(!gpu)("a run's first batch is one frame, scored before the next frame comes (the first score comes at once)", async () => {
+  const format: PictureFormat = { width: 16, height: 8, bitDepth: 8, pixelFormat: "420" };
+  const words = (16 * 8 + 2 * 32) / 4;
+  const seen = new Map<number, Uint32Array>();
+  const batches: number[] = [];
+  const echo = batchEchoStage(words, seen);
+  const stage: GpuStage = {
+    ...echo,
+    encode: undefined,
+    encodeBatch(encoder, passes, batch, results, offset, stride) {
+      batches.push(batch.count);
+      batch.frames.forEach((frame, f) => echo.encode!(encoder, passes, frame, results, offset + f * stride));
+    },
+  };
+  const runner = new GpuFrameRunner(gpu!, [stage], { batchFrames: 4 });
+  await runner.init(format);
+  const collector = new FeatureCollector();
+  const picture = (i: number) => {
+    const p = Picture.allocate(format);
+    p.buffer.fill(i + 1);
+    return p;
+  };
+  await runner.submit({ ref: picture(0), dist: picture(0) }, 0, collector);
+  // no second frame and no flush: the first is scored on its own
+  for (let t = 0; t < 500 && !seen.has(0); t++) await Bun.sleep(10);
+  expect([...seen.keys()]).toEqual([0]);
+  for (let i = 1; i < 9; i++) await runner.submit({ ref: picture(i), dist: picture(i) }, i, collector);
+  await runner.flush(collector);
+  await runner.close();
+  expect(batches).toEqual([1, 4, 4]);
+  expect(runner.batchFrames).toBe(4);
+  for (let i = 0; i < 9; i++) expect(seen.get(i)![0]).toBe((i + 1) * 0x01010101);
 });

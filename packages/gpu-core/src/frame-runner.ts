@@ -1,6 +1,6 @@
 import { alignUp, type FeatureCollector, type FeatureEntry, type FrameRead, type OptionDef, type PictureFormat, type PicturePair, type PlaneLayout, VqError, packedLayout } from "@vq/core";
 import type { GpuContext } from "./device.ts";
-import { computePipeline } from "./pipeline-cache.ts";
+import { compileQueuedPipelines, computePipeline, computePipelines } from "./pipeline-cache.ts";
 
 /** A frame pair on the GPU: views of the reference and distorted frames, uploaded once. */
 export interface GpuFrame {
@@ -97,6 +97,8 @@ interface Slot {
   /** Stable per-frame views of ref/dist; `index` is rewritten for each batch. */
   frames: { index: number; ref: GPUBufferBinding; dist: GPUBufferBinding; format: PictureFormat; planes: readonly PlaneLayout[] }[];
   staging: GPUBuffer;
+  /** Frames the staging buffer holds. */
+  stagingFrames: number;
   stagingReady: Promise<void>;
   /** The staging buffer's mapped bytes while the batch is being filled. */
   mapped?: Uint8Array;
@@ -106,6 +108,8 @@ interface Slot {
   done: Promise<void>;
   first: number;
   count: number;
+  /** Frames this batch takes before it is sent: one for a run's first batch, else the batch size. */
+  limit: number;
   /** Reads straight into `mapped` still under way. */
   reads: Promise<void>[];
   /** Settles once the batch's staging buffer is filled (rejects if a read failed). */
@@ -229,7 +233,10 @@ export class GpuFrameRunner {
       this.resultStrides.push(stride);
       this.resultBytes += stride * batch;
     }
-    await Promise.all(this.stages.map((s) => s.init(this.gpu, format, batch)));
+    // Every stage queues its kernels as its init begins; then this thread compiles beside Dawn's.
+    const inits = Promise.all(this.stages.map((s) => s.init(this.gpu, format, batch)));
+    const touch = computePipelines(this.gpu.device, [{ label: "vq touch frames", code: TOUCH_WGSL }]);
+    await Promise.all([inits, touch, compileQueuedPipelines(this.gpu.device)]);
     const { device } = this.gpu;
     const profile = this.options.profile && this.gpu.hasTimestamps;
     if (profile) {
@@ -243,8 +250,12 @@ export class GpuFrameRunner {
     this.readbackBytes = readbackBytes;
   }
 
-  /** A slot's buffers, made when the ring first reaches it (a short run needs fewer; mapped staging costs ~0.6 ms per MB to make). */
-  private createSlot(): Slot {
+  /**
+   * A slot's buffers, made when the ring first reaches it (a short run needs fewer; mapped
+   * staging costs ~0.6 ms per MB to make). The first slot's staging holds only the run's
+   * first batch, one frame, until the ring comes back to it.
+   */
+  private createSlot(stagingFrames: number): Slot {
     const { device } = this.gpu;
     const batch = this.maxBatch;
     const format = this.format!;
@@ -262,13 +273,15 @@ export class GpuFrameRunner {
         format,
         planes,
       })),
-      staging: device.createBuffer({ label: "vq upload staging", size: Math.max(16, this.hostStride * batch), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true }),
+      staging: this.createStaging(stagingFrames),
+      stagingFrames,
       stagingReady: Promise.resolve(),
       results,
       readback: device.createBuffer({ label: "vq readback", size: this.readbackBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
       done: Promise.resolve(),
       first: 0,
       count: 0,
+      limit: batch,
       reads: [],
       filled: Promise.resolve(),
       uploaded: false,
@@ -278,6 +291,10 @@ export class GpuFrameRunner {
         entries: [ref, dist, results].map((buffer, binding) => ({ binding, resource: { buffer } })),
       }),
     };
+  }
+
+  private createStaging(frames: number): GPUBuffer {
+    return this.gpu.device.createBuffer({ label: "vq upload staging", size: Math.max(16, this.hostStride * frames), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
   }
 
   private refAt(f: number): number {
@@ -298,7 +315,7 @@ export class GpuFrameRunner {
     const f = slot.count++;
     slot.mapped!.set(pair.ref.buffer.subarray(0, this.refRead), this.refAt(f));
     slot.mapped!.set(pair.dist.buffer.subarray(0, this.distRead), this.distAt(f));
-    if (slot.count === this.maxBatch) this.dispatch(slot, collector);
+    if (slot.count === slot.limit) this.dispatch(slot, collector);
   }
 
   /**
@@ -322,7 +339,7 @@ export class GpuFrameRunner {
       r.then(settled, settled);
       slot.reads.push(r);
     }
-    if (slot.count === this.maxBatch) this.dispatch(slot, collector);
+    if (slot.count === slot.limit) this.dispatch(slot, collector);
   }
 
   /** The batch that frame `index` joins: the current one, or the next slot once it is free. */
@@ -330,19 +347,31 @@ export class GpuFrameRunner {
     if (!this.format) throw new Error("GpuFrameRunner.submit before init");
     this.throwIfFailed();
     const open = this.current;
-    if (open && open.count < this.maxBatch) {
+    if (open && open.count < open.limit) {
       if (index !== open.first + open.count) throw new Error(`GpuFrameRunner: frame ${index} after frame ${open.first + open.count - 1}: frames must come in order`);
       return open;
     }
+    // The run's first batch is one frame, sent at once: its scores come without waiting for
+    // a whole batch, nor for the next one, to be read (a cold start's last step)...
+    const limit = this.nextSlot === 0 ? 1 : this.maxBatch;
+    // ...and the second batch waits for them: its buffers (tens of MB of mapped staging,
+    // ~20 ms of this thread at 1080p) would otherwise come first.
+    if (this.nextSlot === 1 && this.maxBatch > 1) await this.slots[0]?.done;
     const at = this.nextSlot++ % this.depth;
-    const slot = (this.slots[at] ??= this.createSlot());
+    const slot = (this.slots[at] ??= this.createSlot(limit));
     await slot.done;
     await slot.stagingReady;
     this.throwIfFailed();
     this.gpu.assertHealthy();
+    if (slot.stagingFrames < limit) {
+      slot.staging.destroy();
+      slot.staging = this.createStaging(limit);
+      slot.stagingFrames = limit;
+    }
     slot.mapped = new Uint8Array(slot.staging.getMappedRange());
     slot.first = index;
     slot.count = 0;
+    slot.limit = limit;
     slot.reads = [];
     this.current = slot;
     return slot;
@@ -350,7 +379,8 @@ export class GpuFrameRunner {
 
   /**
    * A batch is filled: it is sent once the next one is filled too (or at flush), so that its
-   * submission also carries the next batch's upload, which then runs beside its kernels.
+   * submission also carries the next batch's upload, which then runs beside its kernels. The
+   * run's first batch, one frame, goes at once.
    */
   private dispatch(slot: Slot, collector: FeatureCollector): void {
     this.current = undefined;
@@ -360,6 +390,7 @@ export class GpuFrameRunner {
       for (const r of settled) if (r.status === "rejected") throw r.reason;
     });
     slot.filled.catch(() => {}); // reported when the batch is sent
+    if (slot.limit < this.maxBatch) return this.send(slot, undefined, collector); // the run's first batch
     const previous = this.waiting;
     this.waiting = slot;
     if (previous) this.send(previous, slot, collector);

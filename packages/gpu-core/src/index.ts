@@ -1,6 +1,6 @@
 export { acquireGpu, sharedGpu, isNoAdapterError, retainedInstanceCount, NO_ADAPTER_HELP, WANTED_FEATURES } from "./device.ts";
 export type { GpuContext, AcquireOptions } from "./device.ts";
-export { computePipeline, computePipelines, pipelineBuildMs, pipelineCacheSize } from "./pipeline-cache.ts";
+export { compileQueuedPipelines, computePipeline, computePipelines, pipelineBuildMs, pipelineCacheSize } from "./pipeline-cache.ts";
 export type { KernelSpec } from "./pipeline-cache.ts";
 export { BufferPool } from "./buffer-pool.ts";
 export { GpuFrameRunner } from "./frame-runner.ts";

@@ -1,4 +1,4 @@
-import { VIF_FILTERS } from "./vif-filters.ts";
+import { VIF_FILTER_HALF, VIF_FILTERS } from "./vif-filters.ts";
 
 /** The epsilon libvmaf adds to sigma1_sq before dividing: 65536 * 1.0e-10, folded in double. */
 const GAIN_EPSILON = 65536 * 1.0e-10;
@@ -46,7 +46,7 @@ function setTaps(params: Uint32Array, at: number, scale: number): void {
 export function statisticParams(scale: number, width: number, height: number, bitDepth: number, gainLimit: number): Uint32Array<ArrayBuffer> {
   const p = new Uint32Array(STATISTIC_PARAM_WORDS);
   const sqShift = scale === 0 ? 2 * (bitDepth - 8) : 16;
-  p.set([width, height, scale === 0 ? 2 ** (bitDepth - 1) : 32768, scale === 0 ? bitDepth : 16, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift, scale * SCALE_RESULT_WORDS, 0]);
+  p.set([width, height, scale === 0 ? 2 ** (bitDepth - 1) : 32768, scale === 0 ? bitDepth : 16, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift, scale * SCALE_RESULT_WORDS, VIF_FILTER_HALF[scale]!]);
   const [lo, hi, e] = f64Words(gainLimit);
   p.set([lo, hi, e >>> 0, 0], 8);
   setTaps(p, 12, scale);
@@ -57,7 +57,7 @@ export function statisticParams(scale: number, width: number, height: number, bi
 /** Parameters of the decimation from scale `scale` (width x height) to scale + 1. */
 export function decimateParams(scale: number, width: number, height: number, bitDepth: number): Uint32Array<ArrayBuffer> {
   const p = new Uint32Array(DECIMATE_PARAM_WORDS);
-  p.set([width, height, width >> 1, height >> 1, scale === 0 ? 2 ** (bitDepth - 1) : 32768, scale === 0 ? bitDepth : 16, 0, 0]);
+  p.set([width, height, width >> 1, height >> 1, scale === 0 ? 2 ** (bitDepth - 1) : 32768, scale === 0 ? bitDepth : 16, VIF_FILTER_HALF[scale + 1]!, 0]);
   setTaps(p, 8, scale + 1);
   return p;
 }
