@@ -121,7 +121,7 @@ export class VifGpu implements GpuStage {
     // Every kernel at once (a cold start's largest part). The filter's reach is a constant
     // of the pipelines of scales 0 and 1 and of the first decimation, the largest passes;
     // scales 2 and 3 and the later decimations share a pipeline that reads it from its params
-    // (shaders/vif/filter.wgsl): two pipelines fewer to build, for ~5 us more per 1080p frame.
+    // (shaders/vif/filter.wgsl): two pipelines fewer to build, for ~6 us more per 1080p frame.
     const [stat0, stat1, statLater, decimate0, decimateLater] = await computePipelines(device, [
       // 8-bit samples' products fit 16 bits: their vertical sums need no high halves
       { ...VIF_KERNELS.statisticFrame, label: "vif statistic 0", constants: { HALF: VIF_FILTER_HALF[0]!, WIDE_PRODUCTS: format.bitDepth === 8 ? 0 : 1 } },
