@@ -1,9 +1,9 @@
 // End-to-end benchmark: the whole `vq` process (start, read Y4M, extract, model, write)
 // on golden pairs, per backend. Prints fps over the whole run; from `vq --timing`, the
 // steady rate (the frames of the run's second half over their time, measured inside the
-// process); the cold start (process start to the first frame's scores in a run of one
-// frame: a longer VMAF run's first scores wait for its last frame, as motion2 does) and
-// the wall time of that run. Each figure is the median of the repeats. Usage:
+// process) and the first score (process start to the first frame's scores); the cold start
+// (the first score of a run of one frame) and the wall time of that run. Each figure is the
+// median of the repeats. Usage:
 //   bun tools/bench.ts [--backend cpu|gpu] [--pairs a,b] [--repeat N] [--frames N] [--upscale K] [-- extra vq args]
 // --frames repeats the pair's frames to N (the golden 1080p pair has only 5); --upscale K
 // multiplies width and height by K (1080p x2 or the 10-bit 960x540 pair x4 → 4K).
@@ -70,7 +70,7 @@ for (const pair of goldenPairs().filter((p) => wanted.includes(p.pair))) {
     "median ms": whole.toFixed(0),
     "fps (whole process)": ((frames * 1000) / whole).toFixed(2),
     "fps (steady: 2nd half, in process)": steady,
-    // the cold start: a one-frame run's first score (a longer run's comes once its last frame is in: motion2)
+    "first score ms": median(runs.map((r) => r.firstScoreMs)).toFixed(0),
     "cold start: 1-frame first score ms": median(oneFrameRuns.map((r) => r.firstScoreMs)).toFixed(0),
     "1-frame run ms": median(oneFrameRuns.map((r) => r.ms)).toFixed(0),
     ...(backend === "cpu" ? {} : { "GPU µs/frame (timestamps)": gpuMicrosPerFrame(base) }),

@@ -19,8 +19,8 @@ export class RunTiming {
   }
 
   /**
-   * `frames` frames have every score so far. A frame's scores can come well after it was
-   * sent: motion2 and motion3, for one, are written once the run's last frame is in.
+   * `frames` frames have every score so far. A frame's scores come after it was sent: a
+   * GPU batch's once the batch is back, and motion2 once the next frame's motion is in.
    */
   scored(frames: number): void {
     if (frames <= (this.last?.[0] ?? 0)) return;

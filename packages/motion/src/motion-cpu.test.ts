@@ -49,13 +49,19 @@ const pictures = clip(9);
 const base = run(pictures);
 
 describe("MotionCpu frame delay and flush", () => {
-  test("SAD scores are written per frame, motion2/motion3 only at flush", () => {
+  test("SAD scores are written per frame, motion2/motion3 once the next frame's score is in, the last frame's at flush", () => {
     const motion = new MotionCpu(motionOptions.resolve({ debug: true }));
     const collector = new FeatureCollector();
     motion.init(format);
-    pictures.forEach((p, i) => motion.extract({ ref: p, dist: p }, i, collector));
+    motion.extract({ ref: pictures[0]!, dist: pictures[0]! }, 0, collector);
     expect(collector.names()).toEqual(["VMAF_integer_feature_motion_sad_score", "integer_motion"]);
+    pictures.forEach((p, i) => i > 0 && motion.extract({ ref: p, dist: p }, i, collector));
+    expect(collector.names()).toEqual(["VMAF_integer_feature_motion_sad_score", "integer_motion", "integer_motion2", "integer_motion3"]);
+    const last = pictures.length - 1;
+    for (let i = 0; i < last; i++) expect([collector.get("integer_motion2", i), collector.get("integer_motion3", i)]).toEqual([base.motion2[i]!, base.motion3[i]!]);
+    expect(collector.has("integer_motion2", last)).toBe(false);
     motion.flush(collector);
+    expect(collector.get("integer_motion2", last)).toBe(base.motion2[last]!);
     expect(collector.names()).toEqual(["VMAF_integer_feature_motion_sad_score", "integer_motion", "integer_motion2", "integer_motion3"]);
     pictures.forEach((_, i) => expect(collector.get("integer_motion", i)).toBe(base.sad[i]!));
   });

@@ -3,7 +3,7 @@ import { motionDefinition, motionFeatureNames, motionFrameDistance, motionOption
 import { ColumnHistory } from "./column-history.ts";
 import { clipMotion } from "./motion-blend.ts";
 import { blurColumns, motionSad } from "./motion-sad.ts";
-import { writeMotion2And3 } from "./motion-temporal.ts";
+import { Motion2And3Writer } from "./motion-temporal.ts";
 
 const TWO_32 = 4294967296;
 
@@ -24,10 +24,12 @@ export class MotionCpu implements FeatureExtractor<PicturePair> {
   private readonly distance: 1 | 2;
   private history?: ColumnHistory;
   private bitDepth = 8;
+  private motion2And3: Motion2And3Writer;
 
   constructor(readonly options: MotionOptions) {
     this.names = motionFeatureNames(options);
     this.distance = motionFrameDistance(options);
+    this.motion2And3 = new Motion2And3Writer(this.names, options);
   }
 
   init(format: PictureFormat): void {
@@ -53,12 +55,14 @@ export class MotionCpu implements FeatureExtractor<PicturePair> {
     } else if (!this.options.motion_force_zero) {
       throw new Error("motion: extract before init");
     }
+    if (index === 0) this.motion2And3 = new Motion2And3Writer(this.names, this.options); // a video from its start
     collector.append(this.names.sad, index, score);
     if (this.options.debug) collector.append(this.names.motion, index, score);
+    this.motion2And3.advance(collector);
   }
 
   flush(collector: FeatureCollector): void {
-    writeMotion2And3(collector, this.names, this.options);
+    this.motion2And3.finish(collector);
   }
 
   close(): void {

@@ -4,7 +4,7 @@ import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" }
 import motionWgsl from "../../../shaders/motion/motion.wgsl" with { type: "text" };
 import { motionDefinition, motionFeatureNames, motionFrameDistance, motionOptions, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
 import { sadScore } from "./motion-cpu.ts";
-import { writeMotion2And3 } from "./motion-temporal.ts";
+import { Motion2And3Writer } from "./motion-temporal.ts";
 
 const MOTION_CODE = [frameWgsl, motionWgsl].join("\n");
 
@@ -31,7 +31,7 @@ export function motionKernels(bitDepth: number) {
  * frame comes from the batch's upload or, for the batch's first frames, from a ring of luma
  * copies on the GPU (allocated at init, slots by frame number) that the batch's last frames
  * fill, so the history never leaves the GPU. The score, motion2 and motion3 come from the CPU
- * package's shared code (sadScore, writeMotion2And3), so the backends cannot diverge.
+ * package's shared code (sadScore, Motion2And3Writer), so the backends cannot diverge.
  */
 export class MotionGpu implements GpuStage {
   readonly definition = motionDefinition;
@@ -61,10 +61,12 @@ export class MotionGpu implements GpuStage {
   private bindGroups = new WeakMap<GPUBuffer, Map<string, { results: GPUBuffer; sad: GPUBindGroup; total: GPUBindGroup }>>();
   /** Frames encoded since the video's first: the next batch must start there (or at 0, a new video). */
   private encoded = 0;
+  private motion2And3: Motion2And3Writer;
 
   constructor(readonly options: MotionOptions) {
     this.names = motionFeatureNames(options);
     this.distance = motionFrameDistance(options);
+    this.motion2And3 = new Motion2And3Writer(this.names, options);
   }
 
   async init(gpu: GpuContext, format: PictureFormat, maxBatch = 1): Promise<void> {
@@ -186,12 +188,14 @@ export class MotionGpu implements GpuStage {
     if (!this.options.motion_force_zero && index >= this.distance) {
       score = sadScore(uint64ToNumber(words[1]!, words[0]!), width, height, this.options);
     }
+    if (index === 0) this.motion2And3 = new Motion2And3Writer(this.names, this.options); // a video from its start
     collector.append(this.names.sad, index, score);
     if (this.options.debug) collector.append(this.names.motion, index, score);
+    this.motion2And3.advance(collector);
   }
 
   flush(collector: FeatureCollector): void {
-    writeMotion2And3(collector, this.names, this.options);
+    this.motion2And3.finish(collector);
   }
 
   close(): void {

@@ -3,28 +3,48 @@ import { motionFrameDistance, type MotionFeatureNames, type MotionOptions } from
 import { clipMotion, motionBlend } from "./motion-blend.ts";
 
 /**
- * libvmaf's integer motion flush: once every frame's SAD score is known, writes motion2
- * (the smaller of a frame's score and the next one's: motion between frames i and i+1
- * counts for both) and motion3 (motion2 blended, clipped and optionally averaged with the
- * previous frame). The frames before the first compared one get 0 for motion2 and, for
- * motion3, the processed score of that first compared frame.
- * Reads the SAD scores back from the collector, as libvmaf does, so a GPU twin can share it.
+ * libvmaf's integer motion2 and motion3: motion2 is the smaller of a frame's SAD score and
+ * the next one's (motion between frames i and i+1 counts for both), motion3 is motion2
+ * blended, clipped and optionally averaged with the previous frame's. The frames before
+ * the first compared one get 0 for motion2 and, for motion3, the processed score of that
+ * first compared frame. Reads the SAD scores back from the collector, as libvmaf does, so
+ * the CPU and GPU twins share it.
+ *
+ * `advance` writes every frame whose next frame's score is in (so scores stream as a run
+ * goes: a frame's VMAF score needs its motion2); `finish` writes the rest at the end (the
+ * last frame has no successor: its own score).
  */
-export function writeMotion2And3(collector: FeatureCollector, names: MotionFeatureNames, options: MotionOptions): void {
-  let n = 0;
-  while (collector.has(names.sad, n)) n++;
-  if (n === 0) return;
+export class Motion2And3Writer {
+  /** The next frame to write. */
+  private next = 0;
+  /** Processed motion2 of the frame before `next` (motion3's moving average). */
+  private previous = 0;
+  private readonly distance: number;
 
-  // Five-frame window: SAD(i) compares frames i-2 and i, so motion2 takes the scores either side of i.
-  const distance = motionFrameDistance(options);
-  const sad = (i: number) => collector.get(names.sad, i);
-  const processed = (score: number) => clipMotion(motionBlend(score, options.motion_blend_factor, options.motion_blend_offset), options.motion_max_val);
+  constructor(
+    private readonly names: MotionFeatureNames,
+    private readonly options: MotionOptions,
+  ) {
+    this.distance = motionFrameDistance(options);
+  }
 
-  const first = n > distance ? sad(distance) : undefined;
-  const stamp = first === undefined ? 0 : processed(first);
+  /** Writes the frames whose successor's score is in (and, for the first frames, the first compared frame's). */
+  advance(collector: FeatureCollector): void {
+    const sad = this.names.sad;
+    while (collector.has(sad, this.next + 1) && (this.next >= this.distance || collector.has(sad, this.distance))) this.write(collector, this.next++);
+  }
 
-  let previous = 0;
-  for (let i = 0; i < n; i++) {
+  /** Writes every frame left, once every SAD score is known. */
+  finish(collector: FeatureCollector): void {
+    let n = this.next;
+    while (collector.has(this.names.sad, n)) n++;
+    while (this.next < n) this.write(collector, this.next++);
+  }
+
+  private write(collector: FeatureCollector, i: number): void {
+    const { names, options, distance } = this;
+    const sad = (f: number) => collector.get(names.sad, f);
+    const processed = (score: number) => clipMotion(motionBlend(score, options.motion_blend_factor, options.motion_blend_offset), options.motion_max_val);
     let motion2: number;
     if (i < distance) {
       motion2 = 0;
@@ -41,13 +61,20 @@ export function writeMotion2And3(collector: FeatureCollector, names: MotionFeatu
 
     let motion3: number;
     if (i < distance) {
-      motion3 = stamp;
-      previous = stamp;
+      // the first compared frame's processed score, or 0 when the run has no compared frame
+      const first = sad(distance);
+      motion3 = first === undefined ? 0 : processed(first);
+      this.previous = motion3;
     } else {
       const p = processed(motion2);
-      motion3 = options.motion_moving_average ? (p + previous) / 2.0 : p;
-      previous = p;
+      motion3 = options.motion_moving_average ? (p + this.previous) / 2.0 : p;
+      this.previous = p;
     }
     collector.append(names.motion3, i, motion3);
   }
+}
+
+/** motion2 and motion3 for every frame at once, once every SAD score is known (libvmaf's flush). */
+export function writeMotion2And3(collector: FeatureCollector, names: MotionFeatureNames, options: MotionOptions): void {
+  new Motion2And3Writer(names, options).finish(collector);
 }
