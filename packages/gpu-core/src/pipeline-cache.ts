@@ -96,18 +96,16 @@ function feedDawn(device: GPUDevice, cache: DeviceCache): void {
   while (cache.inFlight < DAWN_IN_FLIGHT && cache.queue.length) {
     const build = cache.queue.shift()!;
     cache.inFlight++;
-    device.createComputePipelineAsync(descriptor(build.module, build.spec)).then(
-      (p) => {
+    device
+      .createComputePipelineAsync(descriptor(build.module, build.spec))
+      .then(
+        (p) => settle(cache, build, p),
+        (e) => settle(cache, build, undefined, e),
+      )
+      .then(() => {
         cache.inFlight--;
-        settle(cache, build, p);
         feedDawn(device, cache);
-      },
-      (e) => {
-        cache.inFlight--;
-        settle(cache, build, undefined, e);
-        feedDawn(device, cache);
-      },
-    );
+      });
   }
 }
 

@@ -12,7 +12,7 @@ export { MotionCpu, createMotionCpu, sadScore } from "./motion-cpu.ts";
 export { MotionGpu, createMotionGpu, motionKernels } from "./motion-gpu.ts";
 export { blurColumns, motionSad, MOTION_FILTER } from "./motion-sad.ts";
 export { motionBlend, clipMotion } from "./motion-blend.ts";
-export { Motion2And3Writer, writeMotion2And3 } from "./motion-temporal.ts";
+export { Motion2And3Writer } from "./motion-temporal.ts";
 export { ColumnHistory } from "./column-history.ts";
 export type { BlurredColumns } from "./column-history.ts";
 

@@ -41,19 +41,22 @@ export class Motion2And3Writer {
     while (this.next < n) this.write(collector, this.next++);
   }
 
+  private processed(score: number): number {
+    const { options } = this;
+    return clipMotion(motionBlend(score, options.motion_blend_factor, options.motion_blend_offset), options.motion_max_val);
+  }
+
   private write(collector: FeatureCollector, i: number): void {
     const { names, options, distance } = this;
-    const sad = (f: number) => collector.get(names.sad, f);
-    const processed = (score: number) => clipMotion(motionBlend(score, options.motion_blend_factor, options.motion_blend_offset), options.motion_max_val);
     let motion2: number;
     if (i < distance) {
       motion2 = 0;
     } else {
-      const hi = sad(i + 1);
+      const hi = collector.get(names.sad, i + 1);
       const lo = i - (distance - 1);
-      if (hi === undefined) motion2 = sad(i)!; // the last frame has no successor
+      if (hi === undefined) motion2 = collector.get(names.sad, i)!; // the last frame has no successor
       else if (lo >= distance) {
-        const l = sad(lo)!;
+        const l = collector.get(names.sad, lo)!;
         motion2 = l < hi ? l : hi;
       } else motion2 = hi;
     }
@@ -62,19 +65,14 @@ export class Motion2And3Writer {
     let motion3: number;
     if (i < distance) {
       // the first compared frame's processed score, or 0 when the run has no compared frame
-      const first = sad(distance);
-      motion3 = first === undefined ? 0 : processed(first);
+      const first = collector.get(names.sad, distance);
+      motion3 = first === undefined ? 0 : this.processed(first);
       this.previous = motion3;
     } else {
-      const p = processed(motion2);
+      const p = this.processed(motion2);
       motion3 = options.motion_moving_average ? (p + this.previous) / 2.0 : p;
       this.previous = p;
     }
     collector.append(names.motion3, i, motion3);
   }
-}
-
-/** motion2 and motion3 for every frame at once, once every SAD score is known (libvmaf's flush). */
-export function writeMotion2And3(collector: FeatureCollector, names: MotionFeatureNames, options: MotionOptions): void {
-  new Motion2And3Writer(names, options).finish(collector);
 }
