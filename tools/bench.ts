@@ -4,12 +4,15 @@
 // process) and the first score (process start to the first frame's scores); the cold start
 // (the first score of a run of one frame) and the wall time of that run. Each figure is the
 // median of the repeats. Usage:
-//   bun tools/bench.ts [--backend cpu|gpu] [--pairs a,b] [--repeat N] [--frames N] [--upscale K] [-- extra vq args]
+//   bun tools/bench.ts [--backend cpu|gpu] [--cli bundle|source] [--pairs a,b] [--repeat N] [--frames N] [--upscale K] [-- extra vq args]
+// --cli bundle (the default) runs `vq` as the published package does, from the bundle this
+// builds in packages/cli/dist/vq/ (adr/0021-cli-bundle.md); --cli source runs the sources.
 // --frames repeats the pair's frames to N (the golden 1080p pair has only 5); --upscale K
 // multiplies width and height by K (1080p x2 or the 10-bit 960x540 pair x4 → 4K).
 import { spawnSync } from "node:child_process";
 import { goldenPairs, goldenPath } from "../packages/core/src/golden.ts";
 import { benchInput } from "./bench-inputs.ts";
+import { buildCliBundle, CLI_BUNDLE_DIR } from "./build-cli-bundle.ts";
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf("--");
@@ -24,7 +27,10 @@ const repeat = Number(get("--repeat", "3"));
 const wanted = get("--pairs", "nat_576x324.x264crf30,nat_1920x1080.x264crf35").split(",");
 const frameCount = Number(get("--frames", "0"));
 const upscale = Number(get("--upscale", "1"));
-const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
+const cliKind = get("--cli", "bundle");
+if (cliKind !== "bundle" && cliKind !== "source") throw new Error(`--cli: bundle or source, not ${cliKind}`);
+const cli = cliKind === "source" ? new URL("../packages/cli/src/cli.ts", import.meta.url).pathname : `${CLI_BUNDLE_DIR}/cli.js`;
+if (cliKind === "bundle") await buildCliBundle(CLI_BUNDLE_DIR);
 
 interface Run {
   /** Wall time of the whole process. */

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `vq` command, run by Bun; under Node this starts the Bun binary that the `bun`
 // package installed, with the same arguments and exit code. In the monorepo it runs the
-// TypeScript sources (never a stale build); the published package has only dist/.
+// TypeScript sources (never a stale build); the published package has only dist/, where
+// the command is one bundle split into chunks that load on use (adr/0021-cli-bundle.md).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const source = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const entry = existsSync(source) ? source : fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const entry = existsSync(source) ? source : fileURLToPath(new URL("../dist/vq/cli.js", import.meta.url));
 if (typeof globalThis.Bun !== "undefined") {
   await import(entry);
 } else {

@@ -4,7 +4,7 @@ import { VqError } from "@vq/core";
 export const WANTED_FEATURES = ["timestamp-query", "subgroups", "shader-f16"] as const;
 
 /** Limits vq raises to the adapter's maximum (large frames need big storage buffers). */
-const RAISED_LIMITS = [
+export const RAISED_LIMITS = [
   "maxStorageBufferBindingSize",
   "maxBufferSize",
   "maxComputeWorkgroupStorageSize",
@@ -48,7 +48,7 @@ export interface AcquireOptions {
  * - no robustness transform: Tint would clamp every storage access in every kernel, and
  *   vq's kernels check their own bounds (6 % of VMAF v1's GPU time at 4K on an H100).
  */
-const DAWN_TOGGLES = ["disable-dawn-features=timestamp_quantization", "enable-dawn-features=disable_robustness"];
+export const DAWN_TOGGLES = ["disable-dawn-features=timestamp_quantization", "enable-dawn-features=disable_robustness"];
 
 /**
  * Dawn's `create()` result must outlive every GPU completion: under Bun, once it is
