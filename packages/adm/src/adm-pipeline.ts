@@ -45,7 +45,9 @@ export interface AdmScores {
   readonly scales: Float64Array;
 }
 
-const DIV_LOOKUP = new DivisionTable();
+// Built on the CPU path's first frame, not at import: a GPU run imports this module and never divides here (~5 ms of a cold start).
+let divLookup: DivisionTable | undefined;
+const divisionLookup = (): DivisionTable => (divLookup ??= new DivisionTable());
 
 /**
  * libvmaf's integer adm on the luma planes of one frame pair: four DWT scales, each
@@ -102,7 +104,7 @@ export class AdmPipeline {
         if (lowOnly) {
           denScale = Math.fround(1e-10); // libvmaf's guard against dividing by zero
         } else {
-          decoupleScale0(b.ref16, b.dis16, b.restored16, b.additive16, w, h, stride, s.enhancementGainLimit, DIV_LOOKUP);
+          decoupleScale0(b.ref16, b.dis16, b.restored16, b.additive16, w, h, stride, s.enhancementGainLimit, divisionLookup());
           denScale = csfDenominatorScale0(b.ref16, w, h, stride, this.floatWeights[0]!, s.noiseWeight);
           const layout = { w, h, stride, noiseWeight: s.noiseWeight };
           csfMaskerScale0(b.additive16, this.scale0Weights, w, h, stride, b.masker16);
@@ -119,7 +121,7 @@ export class AdmPipeline {
         w = (w + 1) >> 1;
         h = (h + 1) >> 1;
         const weights = this.q32Weights[scale]!;
-        decoupleInt32(b.ref32, b.dis32, b.restored32, b.additive32, w, h, stride, s.enhancementGainLimit, DIV_LOOKUP);
+        decoupleInt32(b.ref32, b.dis32, b.restored32, b.additive32, w, h, stride, s.enhancementGainLimit, divisionLookup());
         denScale = csfDenominatorInt32(b.ref32, scale, w, h, stride, this.floatWeights[scale]!, s.noiseWeight);
         const layout = { w, h, stride, noiseWeight: s.noiseWeight };
         // the restored bands' CSF values are both the DLM's x and the AIM's masker (and vice versa)
