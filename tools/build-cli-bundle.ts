@@ -20,9 +20,9 @@ const WORKER_BUILT = "./extraction-worker.js";
 export async function buildCliBundle(out: string): Promise<string[]> {
   rmSync(out, { recursive: true, force: true });
   const result = await Bun.build({
-    entrypoints: [join(cliDir, "src/cli.ts"), join(cliDir, "src/extraction-worker.ts")],
+    entrypoints: [join(cliDir, "src/cli.ts"), join(cliDir, "../score/src/extraction-worker.ts")],
     outdir: out,
-    target: "bun",
+    target: "node",
     format: "esm",
     splitting: true,
     // Whitespace and syntax only: names stay, so stack traces of internal errors read.

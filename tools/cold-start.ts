@@ -7,9 +7,9 @@ const t = [["process start to script", performance.now()]] as [string, number][]
 const mark = (what: string) => t.push([what, performance.now()]);
 const core = await import("../packages/core/src/index.ts");
 const gpuCore = await import("../packages/gpu-core/src/index.ts");
-const { chooseBackend } = await import("../packages/cli/src/backend.ts");
-const { resolveFeatures } = await import("../packages/cli/src/features.ts");
-const { loadModels, modelFeatureRequests } = await import("../packages/cli/src/models.ts");
+const { chooseBackend } = await import("../packages/score/src/backend.ts");
+const { resolveFeatures } = await import("../packages/score/src/features.ts");
+const { loadModels, modelFeatureRequests } = await import("../packages/score/src/models.ts");
 const { scoreModelsAtFrame } = await import("../packages/model/src/index.ts");
 mark("modules loaded");
 const gpu = await gpuCore.sharedGpu();

@@ -54,9 +54,9 @@ async function record(): Promise<void> {
   if (!refPath || !distPath) throw new Error("usage: bun tools/dawn-floor.ts REF.y4m DIST.y4m [MODEL] [--runs N]");
   const core = await import("../packages/core/src/index.ts");
   const { sharedGpu, DAWN_TOGGLES, RAISED_LIMITS } = await import("../packages/gpu-core/src/device.ts");
-  const { chooseBackend } = await import("../packages/cli/src/backend.ts");
-  const { resolveFeatures } = await import("../packages/cli/src/features.ts");
-  const { loadModels, modelFeatureRequests } = await import("../packages/cli/src/models.ts");
+  const { chooseBackend } = await import("../packages/score/src/backend.ts");
+  const { resolveFeatures } = await import("../packages/score/src/features.ts");
+  const { loadModels, modelFeatureRequests } = await import("../packages/score/src/models.ts");
   const gpu = await sharedGpu();
   const device = gpu.device;
   const codeOf = new WeakMap<GPUShaderModule, string>();

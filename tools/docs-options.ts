@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { OptionDef } from "@vq/core";
-import { allFeatures } from "../packages/cli/src/features.ts";
+import { allFeatures } from "../packages/score/src/features.ts";
 
 const FEATURES = await allFeatures();
 

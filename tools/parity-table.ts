@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { goldenDir, goldenOutput, goldenPairs } from "../packages/core/src/golden.ts";
 import { main } from "../packages/cli/src/main.ts";
-import { allFeatures } from "../packages/cli/src/features.ts";
-import { loadModels, modelFeatureRequests } from "../packages/cli/src/models.ts";
+import { allFeatures } from "../packages/score/src/features.ts";
+import { loadModels, modelFeatureRequests } from "../packages/score/src/models.ts";
 
 const FEATURES = await allFeatures();
 const backend = process.argv[2] as "cpu" | "gpu";

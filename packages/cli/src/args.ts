@@ -1,12 +1,8 @@
 import { PIXEL_FORMATS, VqError, type PixelFormat } from "@vq/core";
+import { parseFeatureString, parseModelArgument, type Backend, type FeatureRequest } from "@vq/score";
 
-export type Backend = "cpu" | "gpu" | "auto";
+export type { Backend, FeatureRequest };
 export type OutputFormat = "xml" | "json" | "csv" | "sub";
-
-export interface FeatureRequest {
-  name: string;
-  options: Record<string, string>;
-}
 
 export interface CliSettings {
   reference?: string;
@@ -124,20 +120,7 @@ function parseUnsigned(option: string, value: string, min = 0): number {
 
 /** `name=opt=val:opt=val` as libvmaf's --feature takes it. */
 export function parseFeatureArgument(arg: string): FeatureRequest {
-  const eq = arg.indexOf("=");
-  const name = eq < 0 ? arg : arg.slice(0, eq);
-  if (!name) throw new VqError(`invalid --feature "${arg}": no feature name`);
-  const options: Record<string, string> = {};
-  if (eq >= 0) {
-    for (const kv of arg.slice(eq + 1).split(":")) {
-      const [key, value, ...rest] = kv.split("=");
-      if (!key || value === undefined || rest.length) {
-        throw new VqError(`invalid --feature "${arg}": bad option "${kv}" (expected opt=value)`);
-      }
-      options[key] = value;
-    }
-  }
-  return { name, options };
+  return parseFeatureString(arg, "--feature");
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
@@ -194,6 +177,7 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         break;
       }
       case "model":
+        parseModelArgument(v, "--model"); // a bad one named in the command line's words
         s.models.push(v);
         break;
       case "output":

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { memoryReader } from "@vq/core";
 import { BROWSER_CASE } from "./browser/browser-case.ts";
 import { syntheticFrames } from "./browser/synthetic-frames.ts";
-import { score } from "./score.ts";
+import { score } from "@vq/score";
 import { browse, chromium, chromiumRequired } from "./testing/headless-chromium.ts";
 
 /**
@@ -37,9 +37,7 @@ describe.skipIf(!chromium && !chromiumRequired)("in headless Chromium", () => {
     const { width, height, frames, features } = BROWSER_CASE;
     const format = { width, height, bitDepth: 8, pixelFormat: "420" } as const;
     const run = score({ reference: memoryReader("reference", format, syntheticFrames(width, height, frames, false)), distorted: memoryReader("distorted", format, syntheticFrames(width, height, frames, true)), features: [...features], backend: "cpu" });
-    let next = await run.next();
-    while (!next.done) next = await run.next();
-    const ours = next.value.pooled;
+    const ours = (await run.result).pooled;
     expect(Object.keys(browser.pooled).sort()).toEqual(Object.keys(ours).sort());
     expect(Object.keys(ours)).toContain("vmaf");
     for (const [key, pooled] of Object.entries(ours)) {

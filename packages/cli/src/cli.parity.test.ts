@@ -6,8 +6,7 @@ import { formatLibvmaf } from "@vq/core";
 import { goldenDir, goldenOutput, goldenPairs, type GoldenRun, type LibvmafJson } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { main } from "./main.ts";
-import { allFeatures } from "./features.ts";
-import { loadModels, modelFeatureRequests } from "./models.ts";
+import { allFeatures, loadModels, modelFeatureRequests } from "@vq/score";
 
 const FEATURES = await allFeatures();
 

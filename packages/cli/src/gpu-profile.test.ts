@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
-import { score } from "./score.ts";
+import { score } from "@vq/score";
 import { gpuProfileTable } from "./gpu-profile.ts";
 
 test("the table gives each pass's time per frame and the total", () => {
@@ -18,12 +18,11 @@ const gpu = await gpuForTests();
 test.skipIf(!gpu)("a GPU run times every kernel pass of every extractor", async () => {
   const pair = goldenPairs().find((p) => p.pair.startsWith("odd_321x241"))!;
   const run = score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), backend: "gpu", profileGpu: true });
-  let next = await run.next();
-  while (!next.done) next = await run.next();
-  const labels = Object.keys(next.value.gpuTimeNs ?? {});
+  const summary = await run.result;
+  const labels = Object.keys(summary.gpuTimeNs ?? {});
   if (gpu!.hasTimestamps) {
     for (const stage of ["vif", "adm", "motion"]) expect(labels.some((l) => l.startsWith(stage))).toBe(true);
     // the span from the first pass to the last covers the longest pass at least (passes may overlap)
-    expect(next.value.gpuSpanNs!).toBeGreaterThanOrEqual(Math.max(...Object.values(next.value.gpuTimeNs!)) / next.value.frames);
+    expect(summary.gpuSpanNs!).toBeGreaterThanOrEqual(Math.max(...Object.values(summary.gpuTimeNs!)) / summary.frames);
   } else expect(labels).toEqual([]);
 });

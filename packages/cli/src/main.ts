@@ -1,11 +1,11 @@
 import { fstatSync, rmSync, statSync } from "node:fs";
 import { isVqError, writeCsv, writeJson, writeSub, writeXml } from "@vq/core";
+import { score } from "@vq/score";
 import { parseArgs, parseReportArgs, rawFormatFor, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { writeAtomically } from "./atomic-write.ts";
 import { gpuProfileTable } from "./gpu-profile.ts";
 import type { RunSettings } from "./report/report-data.ts";
 import { RunTiming, timingLine } from "./run-timing.ts";
-import { score } from "./score.ts";
 import { VERSION } from "./version.ts";
 
 export interface CliIo {
@@ -64,7 +64,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   const progress = io.stderrIsTty && !s.quiet;
   const t0 = performance.now();
   const timing = s.timing ? new RunTiming() : undefined;
-  const frames = score(
+  const run = score(
     {
       reference: s.reference!,
       distorted: s.distorted!,
@@ -90,13 +90,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       },
     },
   );
-  let next = await frames.next();
-  while (!next.done) {
+  for await (const frame of run) {
     // a frame is scored when it comes out here (progress counts frames read and sent)
-    timing?.scored(next.value.frameNum + 1);
-    next = await frames.next();
+    timing?.scored(frame.frameNum + 1);
   }
-  const result = next.value;
+  const result = await run.result;
   if (progress) io.stderr("\n");
   const fps = result.frames / ((performance.now() - t0) / 1000);
   if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames, result.gpuSpanNs));

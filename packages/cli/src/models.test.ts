@@ -1,32 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { VqError } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { main } from "./main.ts";
-import { parseModelArgument } from "./models.ts";
 
 describe("--model", () => {
-  test("parses libvmaf's syntax, bare flags and feature overloads", () => {
-    expect(parseModelArgument("version=vmaf_v0.6.1:name=phone:enable_transform:disable_clip=false:adm.adm_enhn_gain_limit=1")).toEqual({
-      version: "vmaf_v0.6.1",
-      name: "phone",
-      enableTransform: true,
-      disableClip: false,
-      overloads: { adm: { adm_enhn_gain_limit: "1" } },
-    });
+  test("a bad --model is named in the command line's words", async () => {
+    let err = "";
+    const io = { stdout: () => {}, stderr: (t: string) => void (err += t), stderrIsTty: false };
+    expect(await main(["-r", "a.y4m", "-d", "b.y4m", "--model", "version=vmaf_v0.6.1:colour=red"], io)).toBe(1);
+    expect(err).toStartWith('vq: invalid --model "version=vmaf_v0.6.1:colour=red"');
   });
-
-  for (const [arg, says] of [
-    ["version=a:path=b", "exactly one of version= or path="],
-    ["name=x", "exactly one of version= or path="],
-    ["version=vmaf_v0.6.1:colour=red", 'unknown key "colour"'],
-    ["version=vmaf_v0.6.1:enable_transform=maybe", "expected true or false"],
-    ["version=", "version needs a value"],
-  ] as const) {
-    test(`rejects ${arg}`, () => {
-      expect(() => parseModelArgument(arg)).toThrow(VqError);
-      expect(() => parseModelArgument(arg)).toThrow(says);
-    });
-  }
 
   test("an unknown model name and a bad model file are one-line errors", async () => {
     let err = "";

@@ -1,7 +1,7 @@
 // The browser test's page: WebCodecs VideoFrames in, vq's library API on the CPU, the
 // pooled scores out into the DOM (read back through chromium --dump-dom).
 import { videoFrameReader } from "@vq/core";
-import { score } from "../score.ts";
+import { score } from "@vq/score";
 import { syntheticFrames } from "./synthetic-frames.ts";
 import { BROWSER_CASE } from "./browser-case.ts";
 
@@ -14,13 +14,9 @@ const asVideoFrames = (distorted: boolean) =>
 const out = document.getElementById("result")!;
 try {
   const run = score({ reference: await videoFrameReader("reference", asVideoFrames(false)), distorted: await videoFrameReader("distorted", asVideoFrames(true)), features: [...features], backend: "cpu" });
-  let next = await run.next();
   let perFrame = 0;
-  while (!next.done) {
-    perFrame++;
-    next = await run.next();
-  }
-  out.textContent = JSON.stringify({ perFrame, pooled: next.value.pooled });
+  for await (const _ of run) perFrame++;
+  out.textContent = JSON.stringify({ perFrame, pooled: (await run.result).pooled });
 } catch (e) {
   out.textContent = JSON.stringify({ error: String((e as Error)?.stack ?? e) });
 }

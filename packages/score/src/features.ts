@@ -1,6 +1,6 @@
 import { VqError, type OptionValues } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
-import type { FeatureRequest } from "./args.ts";
+import type { FeatureRequest } from "./feature-request.ts";
 
 type Loader = () => Promise<GpuFeatureEntry>;
 const pick = <T>(load: () => Promise<T>, from: (m: T) => unknown): Loader => () => load().then((m) => from(m) as GpuFeatureEntry);
@@ -50,7 +50,7 @@ export interface ResolvedFeature {
   options: OptionValues<any>;
 }
 
-/** Validates `--feature` requests; identical requests collapse into one (libvmaf does the same). */
+/** Validates feature requests; identical requests collapse into one (libvmaf does the same). */
 export async function resolveFeatures(requests: readonly FeatureRequest[]): Promise<ResolvedFeature[]> {
   const entries = await Promise.all(requests.map((r) => featureEntry(r.name)));
   const seen = new Set<string>();

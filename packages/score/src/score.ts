@@ -2,14 +2,15 @@ import { z } from "zod";
 import { CompositeBackend, needsFfmpeg, openWithFfmpeg, poolFeature, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { checkModelKeys, modelScoreKeys, scoreModelsAtFrame } from "@vq/model";
 import { chooseBackend } from "./backend.ts";
-import { parseFeatureArgument } from "./args.ts";
+import { parseFeatureString, type FeatureRequest } from "./feature-request.ts";
 import { resolveFeatures } from "./features.ts";
 import { loadModels, modelFeatureRequests } from "./models.ts";
+import { FrameQueue } from "./frame-queue.ts";
 
 const optionValue = z.union([z.string(), z.number(), z.boolean()]);
 const input = z.union([z.string().min(1), z.custom<VideoReader>((v) => typeof (v as VideoReader)?.read === "function", "a path or a VideoReader")]);
 
-/** What `score` takes; the CLI builds the same request from libvmaf's arguments. */
+/** What `score` takes; the `vq` command builds the same request from libvmaf's arguments. */
 export const scoreRequestSchema = z.strictObject({
   reference: input,
   distorted: input,
@@ -17,7 +18,7 @@ export const scoreRequestSchema = z.strictObject({
   raw: z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive(), pixelFormat: z.enum(["420", "422", "444", "400"]), bitDepth: z.number().int().min(8).max(16) }).optional(),
   /** Feature extractors: libvmaf's `name=opt=val:...` strings or { name, options }. */
   features: z.array(z.union([z.string(), z.strictObject({ name: z.string(), options: z.record(z.string(), optionValue).default({}) })])).default([]),
-  /** Models in libvmaf's --model syntax; none given and prediction on = vmaf_v0.6.1. */
+  /** Models in libvmaf's model syntax (`version=NAME` or `path=FILE`, `:name=..` etc.); none given and prediction on = vmaf_v0.6.1. */
   models: z.array(z.string()).default([]),
   noPrediction: z.boolean().default(false),
   backend: z.enum(["cpu", "gpu", "auto"]).default("auto"),
@@ -70,7 +71,7 @@ async function open(source: string | VideoReader, raw: z.infer<typeof scoreReque
   return Y4mReader.open(source);
 }
 
-function parseRequest(request: ScoreRequest) {
+function parseRequest(request: ScoreRequest): z.infer<typeof scoreRequestSchema> {
   const r = scoreRequestSchema.safeParse(request);
   if (!r.success) {
     const i = r.error.issues[0]!;
@@ -80,19 +81,47 @@ function parseRequest(request: ScoreRequest) {
 }
 
 /**
- * Scores a distorted video against its reference: yields each frame's scores (features
- * and model scores, libvmaf's key names) as soon as the frame is complete, and returns
- * the pooled scores at the end.
+ * A scoring run: an async iterable of each frame's scores (features and model scores,
+ * libvmaf's key names) in frame order as soon as a frame is complete, plus `result`, the
+ * pooled scores once the run ends. The run goes on whether or not its frames are read:
+ * `await run.result` alone is enough. Leaving a `for await` early stops the hand-out of
+ * frames, not the run. A failure rejects `result` and throws from the iteration.
  */
-export async function* score(request: ScoreRequest, events: ScoreEvents = {}): AsyncGenerator<FrameScores, ScoreSummary, undefined> {
+export interface ScoreRun extends AsyncIterableIterator<FrameScores, ScoreSummary, undefined> {
+  readonly result: Promise<ScoreSummary>;
+}
+
+/** Scores a distorted video against its reference (see ScoreRun); starts at once. */
+export function score(request: ScoreRequest, events: ScoreEvents = {}): ScoreRun {
+  const queue = new FrameQueue<FrameScores, ScoreSummary>();
+  const result = runScoring(request, events, (f) => queue.push(f)).then(
+    (summary) => {
+      queue.finish(summary);
+      return summary;
+    },
+    (e: unknown) => {
+      queue.fail(e);
+      throw e;
+    },
+  );
+  // The failure reaches whoever iterates or awaits `result`; an unread `result` is not an unhandled rejection.
+  result.catch(() => {});
+  return Object.assign(queue.iterator(), { result });
+}
+
+/** Request → feature requests: the models' first (libvmaf registers them before --feature ones), then the request's own. */
+function featureRequests(r: z.infer<typeof scoreRequestSchema>, models: Awaited<ReturnType<typeof loadModels>>): FeatureRequest[] {
+  return [
+    ...modelFeatureRequests(models),
+    ...r.features.map((f) => (typeof f === "string" ? parseFeatureString(f) : { name: f.name, options: Object.fromEntries(Object.entries(f.options).map(([k, v]) => [k, String(v)])) })),
+  ];
+}
+
+async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (frame: FrameScores) => void): Promise<ScoreSummary> {
   const r = parseRequest(request);
   const models = r.noPrediction ? [] : await loadModels(r.models);
-  const featureRequests = [
-    ...modelFeatureRequests(models),
-    ...r.features.map((f) => (typeof f === "string" ? parseFeatureArgument(f) : { name: f.name, options: Object.fromEntries(Object.entries(f.options).map(([k, v]) => [k, String(v)])) })),
-  ];
-  const features = await resolveFeatures(featureRequests);
-  if (!features.length) throw new VqError("nothing to compute: give at least one feature or a model");
+  const features = await resolveFeatures(featureRequests(r, models));
+  if (!features.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
   const readers: VideoReader[] = [];
   try {
     readers.push(await open(r.reference, r.raw, { ffmpeg: r.ffmpeg }));
@@ -106,9 +135,7 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
     const total = lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), r.frameCount ?? Infinity) : r.frameCount;
     const expected = features.flatMap((f) => f.entry.definition.providedFeatures(f.options, ref.format));
 
-    // Frames complete as extraction goes on; they are handed out in order from this queue.
-    const ready: FrameScores[] = [];
-    let wake: (() => void) | undefined;
+    // Frames are handed out in order, each once every feature of it is scored.
     let next = 0;
     const emitComplete = (c: FeatureCollector, upTo: number, final: boolean) => {
       if (next === 0) checkModelKeys(models, c);
@@ -120,12 +147,11 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
         }
         if (!final && !expected.every((k) => c.has(k, i))) break;
         scoreModelsAtFrame(models, c, i);
-        ready.push({ frameNum: i, metrics: Object.fromEntries(c.frame(i)) });
+        emit({ frameNum: i, metrics: Object.fromEntries(c.frame(i)) });
         next++;
       }
-      wake?.();
     };
-    const run = scoreVideos(ref, dist, backend, {
+    const result = await scoreVideos(ref, dist, backend, {
       frameCount: r.frameCount,
       skipRef: r.skipRef,
       skipDist: r.skipDist,
@@ -137,27 +163,8 @@ export async function* score(request: ScoreRequest, events: ScoreEvents = {}): A
         emitComplete(c, n, false);
       },
     });
-    let done: Awaited<typeof run> | undefined;
-    let failure: unknown;
-    run.then(
-      (result) => {
-        done = result;
-        emitComplete(result.collector, result.frames, true);
-      },
-      (e) => {
-        failure = e;
-        wake?.();
-      },
-    );
-    for (;;) {
-      while (ready.length) yield ready.shift()!;
-      if (failure) throw failure;
-      if (done) break;
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-    }
-    while (ready.length) yield ready.shift()!;
-    const result = done!;
+    emitComplete(result.collector, result.frames, true);
+    // Pooled once, here: the summary is all a caller needs.
     const pooled: Record<string, PooledScore> = {};
     for (const name of result.collector.names()) {
       const p = poolFeature(result.collector, name, result.frames, r.subsample);

@@ -1,7 +1,9 @@
 import { CompositeBackend, CpuBackend, ThreadedCpuBackend, VqError, type ExtractionBackend } from "@vq/core";
 import { GpuBackend, isNoAdapterError, sharedGpu, type GpuContext } from "@vq/gpu-core";
-import type { Backend } from "./args.ts";
 import type { ResolvedFeature } from "./features.ts";
+
+/** Where to compute: `auto` = the GPU when a hardware adapter exists, else the CPU. */
+export type Backend = "cpu" | "gpu" | "auto";
 
 export interface BackendChoice {
   backend: ExtractionBackend;
@@ -19,11 +21,6 @@ export interface BackendOptions {
   acquire?: () => Promise<GpuContext>;
 }
 
-/**
- * cpu: every extractor on the CPU. gpu: extractors with a GPU twin on the GPU (one
- * upload per frame shared by all), the rest on the CPU. auto: gpu when an adapter
- * exists, else cpu, and says so.
- */
 /** CPU extractors on one thread, or spread over `threads` workers (libvmaf's --threads). */
 export function cpuBackend(features: readonly ResolvedFeature[], subsample: number, threads: number): ExtractionBackend {
   if (threads <= 1) return new CpuBackend(features.map((f) => f.entry.cpu(f.options)), subsample);
@@ -32,6 +29,11 @@ export function cpuBackend(features: readonly ResolvedFeature[], subsample: numb
   return new ThreadedCpuBackend(extractors, worker, threads, subsample);
 }
 
+/**
+ * cpu: every extractor on the CPU. gpu: extractors with a GPU twin on the GPU (one
+ * upload per frame shared by all), the rest on the CPU. auto: gpu when an adapter
+ * exists, else cpu, and says so.
+ */
 export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], options: BackendOptions = {}): Promise<BackendChoice> {
   const { subsample = 1, threads = 1, profileGpu = false, acquire = () => sharedGpu() } = options;
   const notes: string[] = [];
@@ -49,7 +51,7 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
   }
   if (kind === "auto" && gpu.isSoftware) {
     // A software rasteriser is slower than vq's CPU path: auto picks the CPU.
-    notes.push(`the WebGPU adapter is a software renderer (${gpu.description}); computing on the CPU (--backend gpu forces it)`);
+    notes.push(`the WebGPU adapter is a software renderer (${gpu.description}); computing on the CPU (asking for the gpu backend forces it)`);
     return { backend: cpuOnly(), notes };
   }
   const onGpu = features.filter((f) => f.entry.gpu);
@@ -61,6 +63,6 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
   const gpuBackend = onGpu.length ? new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options)), { subsample, profile: profileGpu }) : undefined;
   if (gpuBackend) backends.push(gpuBackend);
   if (onCpu.length) backends.push(cpuBackend(onCpu, subsample, threads));
-  if (!backends.length) throw new VqError("nothing to compute: give --feature or a model");
+  if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
   return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), gpuBackend, notes };
 }

@@ -11,11 +11,9 @@ describe("score(): the library API", () => {
     let progressAtFirstFrame = -1;
     const frames: FrameScores[] = [];
     const run = score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), backend: "cpu" }, { onProgress: (n) => (progress = n) });
-    let next = await run.next();
-    while (!next.done) {
+    for await (const frame of run) {
       if (progressAtFirstFrame < 0) progressAtFirstFrame = progress;
-      frames.push(next.value);
-      next = await run.next();
+      frames.push(frame);
     }
     const golden = goldenOutput(goldenRun(pair, "vmaf_v0.6.1neg"), true); // same pair, for the frame count
     expect(frames.map((f) => f.frameNum)).toEqual(golden.frames.map((f) => f.frameNum));
@@ -24,7 +22,44 @@ describe("score(): the library API", () => {
       expect(f.metrics.vmaf).toBe(all.frames[f.frameNum]!.metrics.vmaf!);
       expect(f.metrics.integer_adm2).toBe(all.frames[f.frameNum]!.metrics.integer_adm2!);
     }
-    expect(next.value.pooled.vmaf).toEqual(all.pooled_metrics.vmaf as never);
+    expect((await run.result).pooled.vmaf).toEqual(all.pooled_metrics.vmaf as never);
+  });
+
+  test("result resolves with the pooled scores when the frames are never read", async () => {
+    const run = score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), features: ["psnr"], backend: "cpu" });
+    const summary = await run.result;
+    const all = goldenOutput(goldenRun(pair, "all"), true);
+    expect(summary.frames).toBe(pair.frame_count);
+    expect(summary.pooled.vmaf!.mean).toBe(all.pooled_metrics.vmaf!.mean!);
+    expect(summary.pooled.psnr_y!.mean).toBe(all.pooled_metrics.psnr_y!.mean!);
+  });
+
+  test("leaving the loop early still lets result resolve", async () => {
+    const run = score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), features: ["psnr"], noPrediction: true, backend: "cpu" });
+    for await (const f of run) if (f.frameNum === 0) break;
+    expect((await run.result).frames).toBe(pair.frame_count);
+  });
+
+  test("a failure rejects result and the iteration, with no unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      // nobody reads result here: only the iteration sees the failure
+      const iterated = score({ reference: "missing-ref.y4m", distorted: "missing-dist.y4m", features: ["psnr"], noPrediction: true });
+      const err = await (async () => {
+        for await (const _ of iterated);
+      })().catch((e) => e);
+      expect(err).toBeInstanceOf(VqError);
+      expect(err.message).toContain("missing-ref.y4m");
+      // nobody iterates here: only result sees it
+      const awaited = score({ reference: "missing-ref.y4m", distorted: "missing-dist.y4m", features: ["psnr"], noPrediction: true });
+      expect(await awaited.result.catch((e) => e)).toBeInstanceOf(VqError);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 
   test("hands out frames before the input ends when no feature waits for later frames", async () => {
@@ -64,12 +99,16 @@ describe("score(): the library API", () => {
 
   test("validates its options with a message naming the option", async () => {
     const bad = score({ reference: "a.y4m", distorted: "b.y4m", threads: 0 });
-    const err = await bad.next().catch((e) => e);
+    const err = await bad.result.catch((e) => e);
     expect(err).toBeInstanceOf(VqError);
     expect(err.message).toContain("threads");
-    const unknown = await score({ reference: "a.y4m", distorted: "b.y4m", colour: "red" } as never)
-      .next()
-      .catch((e) => e);
+    const unknown = await score({ reference: "a.y4m", distorted: "b.y4m", colour: "red" } as never).result.catch((e) => e);
     expect(unknown.message).toContain("colour");
+    const model = await score({ reference: "a.y4m", distorted: "b.y4m", models: ["vmaf_v0.6.1"] }).result.catch((e) => e);
+    expect(model).toBeInstanceOf(VqError);
+    expect(model.message).toStartWith('invalid models entry "vmaf_v0.6.1"');
+    expect(model.message).not.toContain("--");
+    const feature = await score({ reference: "a.y4m", distorted: "b.y4m", features: ["psnr=enable_mse"] }).result.catch((e) => e);
+    expect(feature.message).toStartWith('invalid features entry "psnr=enable_mse"');
   });
 });

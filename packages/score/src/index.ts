@@ -1,0 +1,12 @@
+export { score, scoreRequestSchema } from "./score.ts";
+export type { FrameScores, ScoreEvents, ScoreRequest, ScoreRun, ScoreSummary } from "./score.ts";
+export { parseFeatureString } from "./feature-request.ts";
+export type { FeatureRequest } from "./feature-request.ts";
+export { allFeatures, featureEntry, FEATURE_NAMES, resolveFeatures } from "./features.ts";
+export type { ResolvedFeature } from "./features.ts";
+export { chooseBackend, cpuBackend } from "./backend.ts";
+export type { Backend, BackendChoice, BackendOptions } from "./backend.ts";
+export { loadModels, modelFeatureRequests, parseModelArgument } from "./models.ts";
+export type { ModelArgument } from "./models.ts";
+// Frames from memory or WebCodecs, as score() takes them.
+export { memoryReader, videoFrameReader } from "@vq/core";
