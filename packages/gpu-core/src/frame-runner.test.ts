@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { FeatureCollector, Picture, scoreVideos, VqError, Y4mReader, type PictureFormat, type VideoReader } from "@vq/core";
 import { acquireGpu } from "./device.ts";
 import { GpuBackend } from "./gpu-backend.ts";
-import { GpuFrameRunner, type FrameInputs, type GpuStage } from "./frame-runner.ts";
+import { GpuFrameRunner } from "./frame-runner.ts";
+import type { FrameInputs, GpuStage } from "./gpu-stage.ts";
 import { computePipeline } from "./pipeline-cache.ts";
 import { gpuForTests } from "./testing.ts";
 

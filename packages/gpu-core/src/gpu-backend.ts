@@ -1,6 +1,7 @@
 import type { ExtractionBackend, FeatureCollector, FrameRead, PictureFormat, PicturePair } from "@vq/core";
 import type { GpuContext } from "./device.ts";
-import { GpuFrameRunner, type FrameRunnerOptions, type GpuStage } from "./frame-runner.ts";
+import { GpuFrameRunner, type FrameRunnerOptions } from "./frame-runner.ts";
+import type { GpuStage } from "./gpu-stage.ts";
 
 /** The scoring pipeline's GPU backend: every GPU extractor of a run behind one frame runner. */
 export class GpuBackend implements ExtractionBackend {

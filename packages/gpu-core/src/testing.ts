@@ -1,6 +1,7 @@
 import { FeatureCollector, type PicturePair } from "@vq/core";
 import { acquireGpu, isNoAdapterError, sharedGpu, type GpuContext } from "./device.ts";
-import { GpuFrameRunner, type GpuStage } from "./frame-runner.ts";
+import { GpuFrameRunner } from "./frame-runner.ts";
+import type { GpuStage } from "./gpu-stage.ts";
 
 /**
  * The GPU for a test file, or null to skip its GPU tests. With VQ_REQUIRE_GPU=1 (as CI

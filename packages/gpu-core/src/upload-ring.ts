@@ -1,0 +1,262 @@
+import { alignUp, packedLayout, type FrameRead, type PictureFormat, type PicturePair, type PlaneLayout } from "@vq/core";
+import type { GpuContext } from "./device.ts";
+import { ALL_INPUTS, type FrameInputs, type FrameSideInput, type GpuStage } from "./gpu-stage.ts";
+import { computePipeline, computePipelines } from "./pipeline-cache.ts";
+
+/** One batch's place in the ring: its upload, frame and result buffers. */
+export interface RingSlot {
+  /** The batch's frames back to back, one buffer per side. */
+  ref: GPUBuffer;
+  dist: GPUBuffer;
+  /** Stable per-frame views of ref/dist; `index` is rewritten for each batch. */
+  frames: { index: number; ref: GPUBufferBinding; dist: GPUBufferBinding; format: PictureFormat; planes: readonly PlaneLayout[] }[];
+  staging: GPUBuffer;
+  /** Frames the staging buffer holds. */
+  stagingFrames: number;
+  stagingReady: Promise<void>;
+  /** The staging buffer's mapped bytes while the batch is being filled. */
+  mapped?: Uint8Array;
+  results: GPUBuffer;
+  readback: GPUBuffer;
+  /** Settles once this slot's last batch has been collected. */
+  done: Promise<void>;
+  first: number;
+  count: number;
+  /** Frames this batch takes before it is sent: one for a run's first batch, else the batch size. */
+  limit: number;
+  /** Reads straight into `mapped` still under way. */
+  reads: Promise<void>[];
+  /** Settles once the batch's staging buffer is filled (rejects if a read failed). */
+  filled: Promise<void>;
+  /** The batch's copies to the frame buffers were recorded in the previous batch's submission. */
+  uploaded: boolean;
+  /** Binds the slot's frame and result buffers for the pass that moves them to the kernels' usage. */
+  touchGroup: GPUBindGroup;
+}
+
+const STORAGE_ALIGN = 256;
+/** Room before each frame in the staging buffer: a Y4M frame's marker is read there with it. */
+const MARKER_ROOM = 8;
+/**
+ * Upload bytes a batch may take (staging and device copies each): 8 frames of 1080p luma
+ * pairs, 4 of 4K 8-bit luma pairs. A frame pair that fits still gets a batch of 2 (4K 10-bit with every
+ * plane: 50 MB a frame), so that batched kernels run two frames' serial parts side by side.
+ */
+const BATCH_UPLOAD_BYTES = 64 << 20;
+const MAX_BATCH = 8;
+const TOUCH_KERNEL = {
+  label: "vq touch frames",
+  /** Binds a slot's frame and result buffers as the kernels do, and does nothing with them. */
+  code: `
+@group(0) @binding(0) var<storage, read> ref_frames: array<u32>;
+@group(0) @binding(1) var<storage, read> dist_frames: array<u32>;
+@group(0) @binding(2) var<storage, read_write> results: array<u32>;
+@compute @workgroup_size(1) fn main() {
+  if (arrayLength(&results) == 0u) { results[0] = ref_frames[0] + dist_frames[0]; }
+}`,
+};
+
+/**
+ * The ring of upload slots (ADR 0010): per slot a batch's frame buffers, its mapped staging
+ * buffer, its results and readback. Frames are copied or read straight from their files
+ * into the mapped staging buffer, only the bytes some stage reads (luma, or every plane),
+ * and copied to the frame buffers in a submission. Slots are made when the ring first
+ * reaches them and reused after: steady state allocates nothing.
+ */
+export class UploadRing {
+  readonly slots: RingSlot[] = [];
+  /** Bytes read per frame from each side: 0, its luma or the whole frame; uploaded word-aligned. */
+  refRead = 0;
+  distRead = 0;
+  /** Bytes between frames in the frame buffers, multiples of 256. */
+  refStride = 0;
+  distStride = 0;
+  private hostStride = 0;
+  planes: PlaneLayout[] = [];
+  /** Frames per batch. */
+  maxBatch = 1;
+  private format?: PictureFormat;
+  private resultBytes = 0;
+  private readbackBytes = 0;
+  private touchPipeline?: GPUComputePipeline;
+  private readonly pendingReads = new Set<Promise<unknown>>();
+
+  constructor(private readonly gpu: GpuContext) {}
+
+  /**
+   * Sizes a batch for what `stages` read of `format`: as many frames as fit the upload
+   * budget (at least 2 while a pair fits), at most 8, `batchFrames` when given, no more
+   * than `frames` when known.
+   */
+  layOut(format: PictureFormat, stages: readonly GpuStage[], batchFrames?: number, frames?: number): number {
+    this.format = format;
+    const { planes, byteLength } = packedLayout(format);
+    this.planes = planes;
+    const frameWords = alignUp(byteLength, 4);
+    // Reading and copying are most of the host's cost per frame (1080p: luma is 2/3 of a 4:2:0 frame).
+    const lumaBytes = Math.min(byteLength, planes[0]!.stride * planes[0]!.height * (format.bitDepth > 8 ? 2 : 1));
+    const widest = (side: keyof FrameInputs): FrameSideInput => {
+      const wanted = stages.map((s) => (s.inputs ?? ALL_INPUTS)[side]);
+      return wanted.includes("all") ? "all" : wanted.includes("luma") ? "luma" : "none";
+    };
+    const bytes = (input: FrameSideInput) => (input === "all" ? byteLength : input === "luma" ? lumaBytes : 0);
+    this.refRead = bytes(widest("reference"));
+    this.distRead = bytes(widest("distorted"));
+    // A side nothing reads still gets a (tiny) buffer: kernels may bind it.
+    this.refStride = this.refRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
+    this.distStride = this.distRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
+    this.hostStride = MARKER_ROOM + alignUp(this.refRead, 4) + MARKER_ROOM + alignUp(this.distRead, 4);
+    const upload = Math.max(1, this.refRead + this.distRead);
+    const fitting = upload <= BATCH_UPLOAD_BYTES ? Math.max(2, Math.floor(BATCH_UPLOAD_BYTES / upload)) : 1;
+    this.maxBatch = Math.max(1, Math.floor(batchFrames ?? Math.min(MAX_BATCH, fitting, frames ?? MAX_BATCH)));
+    return this.maxBatch;
+  }
+
+  /** Queues the touch pass's pipeline with the stages' kernels (built on Dawn's threads). */
+  queueKernels(): Promise<unknown> {
+    return computePipelines(this.gpu.device, [TOUCH_KERNEL]);
+  }
+
+  /** Once every kernel is built: the sizes of a slot's result buffer and readback. */
+  ready(resultBytes: number, readbackBytes: number): void {
+    this.resultBytes = resultBytes;
+    this.readbackBytes = readbackBytes;
+    this.touchPipeline = computePipeline(this.gpu.device, TOUCH_KERNEL);
+  }
+
+  /**
+   * Slot `at`'s buffers, made when the ring first reaches it (a short run needs fewer;
+   * mapped staging costs ~0.6 ms per MB to make). The first slot's staging holds only the
+   * run's first batch, one frame, until the ring comes back to it.
+   */
+  slot(at: number, stagingFrames: number): RingSlot {
+    return (this.slots[at] ??= this.createSlot(stagingFrames));
+  }
+
+  /** Maps a free slot's staging buffer for a batch of `limit` frames from frame `first` on. */
+  open(slot: RingSlot, first: number, limit: number): void {
+    if (slot.stagingFrames < limit) {
+      slot.staging.destroy();
+      slot.staging = this.createStaging(limit);
+      slot.stagingFrames = limit;
+    }
+    slot.mapped = new Uint8Array(slot.staging.getMappedRange());
+    slot.first = first;
+    slot.count = 0;
+    slot.limit = limit;
+    slot.reads = [];
+  }
+
+  /** Copies a frame pair's read bytes into frame `f` of the slot's staging buffer. */
+  copyPair(slot: RingSlot, f: number, pair: PicturePair): void {
+    slot.mapped!.set(pair.ref.buffer.subarray(0, this.refRead), this.refAt(f));
+    slot.mapped!.set(pair.dist.buffer.subarray(0, this.distRead), this.distAt(f));
+  }
+
+  /** Starts reading a frame pair from its files straight into frame `f` of the slot's staging buffer. */
+  readPair(slot: RingSlot, f: number, ref: FrameRead, dist: FrameRead): void {
+    const mapped = slot.mapped!;
+    const reads = [];
+    if (this.refRead) reads.push(ref.file.read(ref.index, mapped.subarray(this.refAt(f), this.refAt(f) + this.refRead), true));
+    if (this.distRead) reads.push(dist.file.read(dist.index, mapped.subarray(this.distAt(f), this.distAt(f) + this.distRead), true));
+    for (const r of reads) {
+      // Tracked until settled: the staging buffer must outlive every read into it.
+      this.pendingReads.add(r);
+      this.gpu.holdMappedWhile(r);
+      const settled = () => void this.pendingReads.delete(r);
+      r.then(settled, settled);
+      slot.reads.push(r);
+    }
+  }
+
+  /** Records the copies of a filled batch's frames from its staging buffer to its frame buffers. */
+  encodeUpload(encoder: GPUCommandEncoder, slot: RingSlot): void {
+    slot.staging.unmap();
+    slot.mapped = undefined;
+    for (let f = 0; f < slot.count; f++) {
+      if (this.refRead) encoder.copyBufferToBuffer(slot.staging, this.refAt(f), slot.ref, f * this.refStride, alignUp(this.refRead, 4));
+      if (this.distRead) encoder.copyBufferToBuffer(slot.staging, this.distAt(f), slot.dist, f * this.distStride, alignUp(this.distRead, 4));
+    }
+    slot.uploaded = true;
+  }
+
+  /**
+   * Clears the slot's results and records the tiny pass that moves its frame and result
+   * buffers to the kernels' usage (see GpuFrameRunner's encodeAndSubmit for why).
+   */
+  encodeTouch(encoder: GPUCommandEncoder, slot: RingSlot): void {
+    encoder.clearBuffer(slot.results);
+    const touch = encoder.beginComputePass({ label: "vq touch frames" });
+    touch.setPipeline(this.touchPipeline!);
+    touch.setBindGroup(0, slot.touchGroup);
+    touch.dispatchWorkgroups(1);
+    touch.end();
+  }
+
+  /** After the submission: maps the slot's staging buffer again for its next batch. */
+  remap(slot: RingSlot, onError: (e: unknown) => void): void {
+    slot.stagingReady = slot.staging.mapAsync(GPUMapMode.WRITE);
+    slot.stagingReady.catch(onError);
+  }
+
+  /** Frees every buffer; call once `settled()` has. */
+  destroy(): void {
+    for (const slot of this.slots) for (const b of [slot.ref, slot.dist, slot.staging, slot.results, slot.readback]) b.destroy();
+    this.slots.length = 0;
+  }
+
+  /** Waits for the reads still under way (their buffers must outlive them). */
+  settled(): Promise<unknown> {
+    return Promise.allSettled([...this.pendingReads]);
+  }
+
+  private createSlot(stagingFrames: number): RingSlot {
+    const { device } = this.gpu;
+    const batch = this.maxBatch;
+    const format = this.format!;
+    const planes = this.planes;
+    const ref = device.createBuffer({ label: "vq ref frames", size: this.refStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const dist = device.createBuffer({ label: "vq dist frames", size: this.distStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const results = device.createBuffer({ label: "vq results", size: this.resultBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    return {
+      ref,
+      dist,
+      frames: Array.from({ length: batch }, (_, f) => ({
+        index: -1,
+        ref: { buffer: ref, offset: f * this.refStride, size: this.refStride },
+        dist: { buffer: dist, offset: f * this.distStride, size: this.distStride },
+        format,
+        planes,
+      })),
+      staging: this.createStaging(stagingFrames),
+      stagingFrames,
+      stagingReady: Promise.resolve(),
+      results,
+      readback: device.createBuffer({ label: "vq readback", size: this.readbackBytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      done: Promise.resolve(),
+      first: 0,
+      count: 0,
+      limit: batch,
+      reads: [],
+      filled: Promise.resolve(),
+      uploaded: false,
+      touchGroup: device.createBindGroup({
+        label: "vq touch frames",
+        layout: this.touchPipeline!.getBindGroupLayout(0),
+        entries: [ref, dist, results].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      }),
+    };
+  }
+
+  private createStaging(frames: number): GPUBuffer {
+    return this.gpu.device.createBuffer({ label: "vq upload staging", size: Math.max(16, this.hostStride * frames), usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true });
+  }
+
+  private refAt(f: number): number {
+    return f * this.hostStride + MARKER_ROOM;
+  }
+
+  private distAt(f: number): number {
+    return this.refAt(f) + alignUp(this.refRead, 4) + MARKER_ROOM;
+  }
+}
