@@ -1,5 +1,5 @@
 import { packedLayout, Uint64Sum, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { planeUniforms, stageKernel, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type StageKernel } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import sseWgsl from "../../../shaders/psnr/sse.wgsl" with { type: "text" };
@@ -19,12 +19,10 @@ export class PsnrGpu implements GpuStage {
   readonly temporal = psnrDefinition.temporal;
   readonly resultWords = 6;
   private scorer?: PsnrScorer;
-  private pipeline?: GPUComputePipeline;
+  private sse?: StageKernel;
   private uniforms?: GPUBuffer;
-  private bindGroups = new WeakMap<object, GPUBindGroup>();
-  private device?: GPUDevice;
   private rows = 0;
-  private readonly sse = new Uint64Sum();
+  private readonly sum = new Uint64Sum();
 
   constructor(readonly options: PsnrOptions) {}
 
@@ -36,43 +34,21 @@ export class PsnrGpu implements GpuStage {
     if (this.rows > gpu.device.limits.maxComputeWorkgroupsPerDimension) {
       throw new VqError(`feature psnr: ${format.height} rows exceed this GPU's dispatch limit of ${gpu.device.limits.maxComputeWorkgroupsPerDimension}`);
     }
-    this.device = gpu.device;
-    this.pipeline = computePipeline(gpu.device, PSNR_SSE_KERNEL);
+    this.sse = stageKernel(gpu.device, PSNR_SSE_KERNEL);
     this.uniforms = gpu.device.createBuffer({ label: "psnr planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     gpu.device.queue.writeBuffer(this.uniforms, 0, planeUniforms(format, planes));
   }
 
   encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    const pass = passes.beginComputePass("psnr sse");
-    pass.setPipeline(this.pipeline!);
-    pass.setBindGroup(0, this.bindGroup(frame, results, resultOffset));
-    pass.dispatchWorkgroups(this.rows, 1, this.scorer!.planes);
-    pass.end();
-  }
-
-  /** Bind groups depend only on which slot's buffers a frame uses: built once per slot. */
-  private bindGroup(frame: GpuFrame, results: GPUBuffer, resultOffset: number): GPUBindGroup {
-    let g = this.bindGroups.get(frame.ref);
-    if (!g) {
-      g = this.device!.createBindGroup({
-        layout: this.pipeline!.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: frame.ref },
-          { binding: 1, resource: frame.dist },
-          { binding: 2, resource: { buffer: this.uniforms! } },
-          { binding: 3, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } },
-        ],
-      });
-      this.bindGroups.set(frame.ref, g);
-    }
-    return g;
+    const sse = { buffer: results, offset: resultOffset, size: this.resultWords * 4 };
+    this.sse!.dispatch(passes, { ref_frame: frame.ref, dist_frame: frame.dist, planes: this.uniforms!, sse }, [this.rows, 1, this.scorer!.planes]);
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
     for (let p = 0; p < this.scorer!.planes; p++) {
-      this.sse.reset();
-      this.sse.addParts(words[2 * p + 1]!, words[2 * p]!);
-      this.scorer!.score(p, this.sse, index, collector);
+      this.sum.reset();
+      this.sum.addParts(words[2 * p + 1]!, words[2 * p]!);
+      this.scorer!.score(p, this.sum, index, collector);
     }
   }
 
