@@ -112,6 +112,7 @@ export function compareWithGolden(collector: FeatureCollector, golden: LibvmafJs
       if (Number.isFinite(ours)) {
         s.differing++;
         s.maxAbs = Infinity;
+        s.maxRel = Infinity;
       }
       return;
     }
@@ -119,7 +120,9 @@ export function compareWithGolden(collector: FeatureCollector, golden: LibvmafJs
       s.differing++;
       const abs = Math.abs(ours - theirs);
       s.maxAbs = Math.max(s.maxAbs, Number.isNaN(abs) ? Infinity : abs);
-      s.maxRel = Math.max(s.maxRel, abs / Math.max(Math.abs(theirs), 1e-300));
+      // NaN (ours NaN, or an infinity against a number) counts as the worst difference
+      const rel = abs / Math.max(Math.abs(theirs), 1e-300);
+      s.maxRel = Math.max(s.maxRel, Number.isNaN(rel) ? Infinity : rel);
     }
   };
   for (const f of golden.frames) {
