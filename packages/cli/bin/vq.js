@@ -1,30 +1,67 @@
 #!/usr/bin/env node
-// The `vq` command, run by Bun; under Node this starts the Bun binary that the `bun`
-// package installed, with the same arguments and exit code. In the monorepo it runs the
-// TypeScript sources (never a stale build); the published package has only dist/, where
-// the command is one bundle split into chunks that load on use (adr/0021-cli-bundle.md).
+// The `vq` command. The published package runs its bundle (dist/vq, adr/0021-cli-bundle.md)
+// on whichever runtime started this file: Node >= 20, Bun or Deno. In the monorepo it runs
+// the TypeScript sources (never a stale build), which need Bun: under another runtime it
+// starts the Bun of the monorepo's devDependencies.
+// With -q the command runs in a child whose stderr is filtered: Dawn (the GPU under Node
+// and Bun) prints notices such as "Warning: maxDynamicUniformBuffersPerPipelineLayout
+// artificially reduced ..." from native code straight to file descriptor 2, where no
+// JavaScript can stop them, and -q leaves only errors on stderr.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const source = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const entry = existsSync(source) ? source : fileURLToPath(new URL("../dist/vq/cli.js", import.meta.url));
-if (typeof globalThis.Bun !== "undefined") {
+const fromSources = existsSync(source);
+const entry = fromSources ? source : fileURLToPath(new URL("../dist/vq/cli.js", import.meta.url));
+const args = process.argv.slice(2);
+const isBun = typeof globalThis.Bun !== "undefined";
+// Deno's WebGPU is its own (navigator.gpu), not Dawn: nothing to filter there.
+const isDeno = typeof globalThis.Deno !== "undefined";
+const quiet = args.includes("-q") || args.includes("--quiet");
+const needsBun = fromSources && !isBun;
+
+if (!needsBun && !(quiet && !isDeno)) {
   await import(entry);
 } else {
-  // Node only: under Bun these modules would only lengthen the start-up
-  const [{ spawnSync }, { createRequire }] = await Promise.all([import("node:child_process"), import("node:module")]);
-  const require = createRequire(import.meta.url);
-  let bun;
-  try {
-    bun = require.resolve("bun/bin/bun.exe");
-  } catch {
-    process.stderr.write("vq: the bun package is missing; run npm install\n");
-    process.exit(1);
+  // Loaded only here: under Bun these modules would lengthen every start-up
+  const [{ spawn }, { createRequire }] = await Promise.all([import("node:child_process"), import("node:module")]);
+  let runtime = process.execPath;
+  if (needsBun) {
+    try {
+      runtime = createRequire(import.meta.url).resolve("bun/bin/bun.exe");
+    } catch {
+      process.stderr.write("vq: the monorepo's sources run under Bun, which is missing; run npm install\n");
+      process.exit(1);
+    }
   }
-  const r = spawnSync(bun, [entry, ...process.argv.slice(2)], { stdio: "inherit" });
-  if (r.error) {
-    process.stderr.write(`vq: cannot start bun: ${r.error.message}\n`);
-    process.exit(1);
+  const child = spawn(runtime, [entry, ...args], { stdio: ["inherit", "inherit", quiet ? "pipe" : "inherit"] });
+  if (quiet) {
+    // Dawn's log lines read "<Severity>: <message>"; under -q only its errors pass.
+    const notice = /^(Debug|Info|Warning): /;
+    let pending = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop();
+      const kept = lines.filter((l) => !notice.test(l));
+      if (kept.length) process.stderr.write(kept.map((l) => l + "\n").join(""));
+    });
+    child.stderr.on("end", () => {
+      if (pending && !notice.test(pending)) process.stderr.write(pending);
+    });
   }
-  process.exit(r.status ?? 1);
+  // A terminal's Ctrl-C reaches the child too (one process group); a SIGTERM is passed on.
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => child.kill("SIGTERM"));
+  child.on("error", (e) => {
+    process.stderr.write(`vq: cannot start ${runtime}: ${e.message}\n`);
+    process.exit(1);
+  });
+  child.on("close", (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
 }

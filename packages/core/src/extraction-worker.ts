@@ -3,6 +3,7 @@ import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
 import { packedLayout, Picture, type PictureFormat, type PlaneLayout } from "./picture.ts";
 import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
+import { serveWorker } from "./worker-thread.ts";
 
 /** A collector that records writes instead of keeping them (the main thread replays them). */
 class RecordingCollector extends FeatureCollector {
@@ -21,7 +22,6 @@ class RecordingCollector extends FeatureCollector {
  * extractor made, so the main thread can replay them in single-threaded order.
  */
 export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureExtractor<PicturePair> | Promise<FeatureExtractor<PicturePair>>): void {
-  const scope = globalThis as unknown as { onmessage: ((e: MessageEvent<ToWorker>) => void) | null; postMessage: (m: FromWorker) => void };
   let extractors: FeatureExtractor<PicturePair>[] = [];
   let format: PictureFormat | undefined;
   let layouts: PlaneLayout[] = [];
@@ -33,8 +33,7 @@ export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureEx
     return w;
   });
 
-  scope.onmessage = async (event) => {
-    const m = event.data;
+  serveWorker<ToWorker, FromWorker>(async (m, scope) => {
     try {
       switch (m.type) {
         case "init":
@@ -45,22 +44,22 @@ export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureEx
             await e.init(m.format);
             recorders.push(new RecordingCollector());
           }
-          scope.postMessage({ type: "ready" });
+          scope.post({ type: "ready" });
           break;
         case "frame": {
           const pair = { ref: new Picture(format!, new Uint8Array(m.ref), layouts), dist: new Picture(format!, new Uint8Array(m.dist), layouts) };
           for (let i = 0; i < extractors.length; i++) await extractors[i]!.extract(pair, m.index, recorders[i]!);
-          scope.postMessage({ type: "frame", index: m.index, writes: take() });
+          scope.post({ type: "frame", index: m.index, writes: take() });
           break;
         }
         case "flush":
           for (let i = 0; i < extractors.length; i++) await extractors[i]!.flush(recorders[i]!);
-          scope.postMessage({ type: "flushed", writes: take() });
+          scope.post({ type: "flushed", writes: take() });
           for (const e of extractors) await e.close();
           break;
       }
     } catch (e) {
-      scope.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e), user: isVqError(e) });
+      scope.post({ type: "error", message: e instanceof Error ? e.message : String(e), user: isVqError(e) });
     }
-  };
+  });
 }

@@ -4,6 +4,7 @@ import type { FeatureCollector } from "./feature-collector.ts";
 import { Picture, type PictureFormat } from "./picture.ts";
 import type { ExtractionBackend } from "./scoring.ts";
 import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
+import { startWorker, type WorkerHandle } from "./worker-thread.ts";
 
 /** An extractor of a threaded run: temporal ones stay on the main thread, the rest go to workers. */
 export interface ThreadedExtractor {
@@ -34,7 +35,7 @@ function replay(collector: FeatureCollector, writes: readonly RecordedWrite[]): 
  */
 export class ThreadedCpuBackend implements ExtractionBackend {
   readonly name: string;
-  private readonly workers: Worker[] = [];
+  private readonly workers: WorkerHandle<ToWorker>[] = [];
   private readonly waiting = new Map<number, { resolve: (w: RecordedWrite[][]) => void; reject: (e: unknown) => void }>();
   private flushWaiters: ((w: RecordedWrite[][]) => void)[] = [];
   private readonly pending: PendingFrame[] = [];
@@ -57,33 +58,29 @@ export class ThreadedCpuBackend implements ExtractionBackend {
     if (!this.remote.length) return;
     const specs = this.remote.map((e) => e.spec!);
     const ready: Promise<void>[] = [];
+    const fail = (err: Error, reject: (e: unknown) => void) => {
+      this.failure ??= err;
+      reject(err);
+      for (const p of this.waiting.values()) p.reject(err);
+      this.waiting.clear();
+    };
     for (let i = 0; i < this.threads; i++) {
-      const w = new Worker(this.workerUrl.href);
-      this.workers.push(w);
       ready.push(
         new Promise<void>((resolve, reject) => {
-          w.onmessage = (ev: MessageEvent<FromWorker>) => {
-            const m = ev.data;
-            if (m.type === "ready") resolve();
-            else if (m.type === "frame") this.waiting.get(m.index)?.resolve(m.writes), this.waiting.delete(m.index);
-            else if (m.type === "flushed") this.flushWaiters.shift()?.(m.writes);
-            else if (m.type === "error") {
-              const err = m.user ? new VqError(m.message) : new Error(m.message);
-              this.failure ??= err;
-              reject(err);
-              for (const p of this.waiting.values()) p.reject(err);
-              this.waiting.clear();
-            }
-          };
-          w.onerror = (ev) => {
-            const err = new Error(`extraction worker failed: ${(ev as ErrorEvent).message}`);
-            this.failure ??= err;
-            reject(err);
-            for (const p of this.waiting.values()) p.reject(err);
-          };
+          void startWorker<FromWorker, ToWorker>(this.workerUrl, {
+            message: (m) => {
+              if (m.type === "ready") resolve();
+              else if (m.type === "frame") this.waiting.get(m.index)?.resolve(m.writes), this.waiting.delete(m.index);
+              else if (m.type === "flushed") this.flushWaiters.shift()?.(m.writes);
+              else if (m.type === "error") fail(m.user ? new VqError(m.message) : new Error(m.message), reject);
+            },
+            error: (err) => fail(err, reject),
+          }).then((w) => {
+            this.workers.push(w);
+            w.post({ type: "init", specs, format });
+          }, reject);
         }),
       );
-      w.postMessage({ type: "init", specs, format } satisfies ToWorker);
     }
     await Promise.all(ready);
   }
@@ -104,7 +101,7 @@ export class ThreadedCpuBackend implements ExtractionBackend {
       writes = new Promise((resolve, reject) => this.waiting.set(index, { resolve, reject }));
       const ref = pair.ref.buffer.slice().buffer;
       const dist = pair.dist.buffer.slice().buffer;
-      this.workers[this.next++ % this.workers.length]!.postMessage({ type: "frame", index, ref, dist } satisfies ToWorker, [ref, dist]);
+      this.workers[this.next++ % this.workers.length]!.post({ type: "frame", index, ref, dist }, [ref, dist]);
     }
     writes.catch(() => {}); // observed when the frame settles; a failure must not go unhandled meanwhile
     this.pending.push({ index, pair: own, writes });
@@ -133,7 +130,7 @@ export class ThreadedCpuBackend implements ExtractionBackend {
         (w) =>
           new Promise<RecordedWrite[][]>((resolve) => {
             this.flushWaiters.push(resolve);
-            w.postMessage({ type: "flush" } satisfies ToWorker);
+            w.post({ type: "flush" });
           }),
       ),
     );

@@ -1,3 +1,6 @@
+// WebGPU's types travel with the published declarations (@webgpu/types is a dependency):
+// a consumer compiling against vq needs no `types` setting of its own.
+/// <reference types="@webgpu/types" preserve="true" />
 import { VqError } from "@vq/core";
 
 /** Features vq uses when the adapter has them. */
@@ -61,20 +64,39 @@ export function retainedInstanceCount(): number {
   return retainedDawnInstances.length;
 }
 
+interface DawnModule {
+  create: (opts: string[]) => GPU;
+  globals: Record<string, unknown>;
+}
+
+/** The package that gives Node and Bun WebGPU: an optional peer, installed by GPU users only. */
+export const DAWN_PACKAGE = "webgpu";
+
+/**
+ * Dawn's binding, imported on the first GPU use only: a CPU run never loads it, and an
+ * install without it (`--omit=optional`, a CPU-only library user) works until the GPU is asked for.
+ */
+export async function loadDawn(specifier: string = DAWN_PACKAGE): Promise<DawnModule> {
+  try {
+    // A specifier bundlers leave alone: browser bundles must not pull in Dawn's native addon.
+    return (await import(specifier)) as DawnModule;
+  } catch (e) {
+    const message = (e as Error).message ?? String(e);
+    // Not found itself (a module Dawn needs that is missing is a broken install: the other message)
+    const missing = /Cannot find (package|module)|not found|ERR_MODULE_NOT_FOUND/i.test(message) && new RegExp(`['"]${specifier}['"]`).test(message);
+    if (missing) throw new VqError(`no WebGPU: the GPU needs the "${specifier}" package (Dawn), which is not installed: npm install ${specifier}`, { cause: e });
+    const reason = message.split("\n")[0];
+    throw new VqError(`no WebGPU: the "${specifier}" package (Dawn) could not be loaded: ${reason}`, { cause: e });
+  }
+}
+
 async function getGpu(options: AcquireOptions): Promise<GPU> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   const isNodeLike = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
   const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
   if ((isDeno || !isNodeLike) && nav?.gpu) return nav.gpu;
   if (!isNodeLike) throw new VqError("no WebGPU: this runtime has no navigator.gpu");
-  let dawn: { create: (opts: string[]) => GPU; globals: Record<string, unknown> };
-  try {
-    // A specifier bundlers leave alone: browser bundles must not pull in Dawn's native addon.
-    const dawnPackage = "webgpu";
-    dawn = (await import(dawnPackage)) as typeof dawn;
-  } catch (e) {
-    throw new VqError(`no WebGPU: the "webgpu" package (Dawn) could not be loaded: ${(e as Error).message}`, { cause: e });
-  }
+  const dawn = await loadDawn();
   Object.assign(globalThis, dawn.globals);
   const gpu = dawn.create([...DAWN_TOGGLES, ...(options.dawnOptions ?? [])]);
   retainedDawnInstances.push(gpu);
