@@ -1,5 +1,5 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { planeUniforms, stageKernel, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type StageKernel } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import ciedeWgsl from "../../../shaders/ciede/ciede.wgsl" with { type: "text" };
@@ -28,11 +28,9 @@ export class CiedeGpu implements GpuStage {
   readonly label = "ciede";
   readonly temporal = ciedeDefinition.temporal;
   readonly resultWords = 2;
-  private pipeline?: GPUComputePipeline;
+  private kernel?: StageKernel;
   private planes?: GPUBuffer;
   private params?: GPUBuffer;
-  private bindGroups = new WeakMap<object, GPUBindGroup>();
-  private device?: GPUDevice;
   private rows = 0;
   private pixels = 0;
 
@@ -44,9 +42,8 @@ export class CiedeGpu implements GpuStage {
     if (format.height > limit) throw new VqError(`feature ciede: ${format.height} rows exceed this GPU's dispatch limit of ${limit}`);
     this.rows = format.height;
     this.pixels = format.width * format.height;
-    this.device = gpu.device;
     const fused = await hasFusedFma(gpu.device);
-    this.pipeline = computePipeline(gpu.device, { ...CIEDE_KERNEL, constants: { FUSED_FMA: fused ? 1 : 0 } });
+    this.kernel = stageKernel(gpu.device, { ...CIEDE_KERNEL, constants: { FUSED_FMA: fused ? 1 : 0 } });
     this.planes = gpu.device.createBuffer({ label: "ciede planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     gpu.device.queue.writeBuffer(this.planes, 0, planeUniforms(format, packedLayout(format).planes));
     const params = ciedeUniforms(format);
@@ -55,30 +52,8 @@ export class CiedeGpu implements GpuStage {
   }
 
   encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    const pass = passes.beginComputePass("ciede");
-    pass.setPipeline(this.pipeline!);
-    pass.setBindGroup(0, this.bindGroup(frame, results, resultOffset));
-    pass.dispatchWorkgroups(this.rows);
-    pass.end();
-  }
-
-  /** Bind groups depend only on which slot's buffers a frame uses: built once per slot. */
-  private bindGroup(frame: GpuFrame, results: GPUBuffer, resultOffset: number): GPUBindGroup {
-    let g = this.bindGroups.get(frame.ref);
-    if (!g) {
-      g = this.device!.createBindGroup({
-        layout: this.pipeline!.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: frame.ref },
-          { binding: 1, resource: frame.dist },
-          { binding: 2, resource: { buffer: this.planes! } },
-          { binding: 3, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } },
-          { binding: 4, resource: { buffer: this.params! } },
-        ],
-      });
-      this.bindGroups.set(frame.ref, g);
-    }
-    return g;
+    const sum = { buffer: results, offset: resultOffset, size: this.resultWords * 4 };
+    this.kernel!.dispatch(passes, { ref_frame: frame.ref, dist_frame: frame.dist, planes: this.planes!, sum, ciede: this.params! }, this.rows);
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
