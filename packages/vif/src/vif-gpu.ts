@@ -1,5 +1,5 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipelines, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, bufferFrom, planeUniforms, stageKernels, type GpuContext, type GpuFrameBatch, type GpuStage, type KernelSpec, type PassRecorder, type StageKernel } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
 import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
@@ -39,20 +39,10 @@ interface Scale {
   ref?: GPUBuffer;
   dis?: GPUBuffer;
   statParams: GPUBuffer;
-  statPipeline: GPUComputePipeline;
+  statistic: StageKernel;
   /** Decimation from this scale to the next (scales 0-2). */
   decimateParams?: GPUBuffer;
-  decimatePipeline?: GPUComputePipeline;
-  /** Bind group of a decimation that reads no frame buffer (scales 1-2): built once. */
-  decimateGroup?: GPUBindGroup;
-}
-
-/** The bind groups that depend on a batch's buffers, its place in them and the results. */
-interface BatchGroups {
-  dist: GPUBuffer;
-  results: GPUBuffer;
-  stat: GPUBindGroup[];
-  decimate0: GPUBindGroup;
+  decimate?: StageKernel;
 }
 
 /**
@@ -61,7 +51,7 @@ interface BatchGroups {
  * exactly), one dispatch per kernel for the whole batch (workgroup z = frame), each frame's
  * integer sums reduced exactly on the GPU, and only those 28 words per frame come back.
  * The scores are computed from them by the same code as on the CPU, so they are the same
- * doubles. Everything but a few bind groups is allocated in init; nothing waits between kernels.
+ * doubles. Everything but a few bind groups (built once per ring slot) is allocated in init; nothing waits between kernels.
  */
 export class VifGpu implements GpuStage {
   readonly definition = vifDefinition;
@@ -79,8 +69,6 @@ export class VifGpu implements GpuStage {
   private readonly owned: GPUBuffer[] = [];
   /** Batch layout uniforms (shaders/vif/batch.wgsl), one per distinct set of strides. */
   private layouts = new Map<string, GPUBuffer>();
-  /** Bind groups by the batch's reference buffer, then by place and strides. */
-  private batchGroups = new WeakMap<GPUBuffer, Map<string, BatchGroups>>();
   private readonly numDen = new Float32Array(2 * VIF_SCALES);
   private readonly sums: VifScaleSums = { numLogHi: 0, numLogLo: 0, denLogHi: 0, denLogLo: 0, nonLogHi: 0, nonLogLo: 0, nonLogCount: 0 };
 
@@ -122,23 +110,23 @@ export class VifGpu implements GpuStage {
     // of the pipelines of scales 0 and 1 and of the first decimation, the largest passes;
     // scales 2 and 3 and the later decimations share a pipeline that reads it from its params
     // (shaders/vif/filter.wgsl): two pipelines fewer to build, for ~6 us more per 1080p frame.
-    const [stat0, stat1, statLater, decimate0, decimateLater] = await computePipelines(device, [
+    const kernels = await stageKernels(device, {
       // 8-bit samples' products fit 16 bits: their vertical sums need no high halves
-      { ...VIF_KERNELS.statisticFrame, label: "vif statistic 0", constants: { HALF: VIF_FILTER_HALF[0]!, WIDE_PRODUCTS: format.bitDepth === 8 ? 0 : 1 } },
-      { ...VIF_KERNELS.statisticPlane, label: "vif statistic 1", constants: { HALF: VIF_FILTER_HALF[1]! } },
-      { ...VIF_KERNELS.statisticPlane, label: "vif statistic 2-3" },
-      { ...VIF_KERNELS.decimateFrame, label: "vif decimate 0", constants: { HALF: VIF_FILTER_HALF[1]! } },
-      { ...VIF_KERNELS.decimatePlane, label: "vif decimate 1-2" },
-    ]);
-    const statPipelines = [stat0!, stat1!, statLater!, statLater!];
-    const decimatePipelines = [decimate0!, decimateLater!, decimateLater!];
+      stat0: { ...VIF_KERNELS.statisticFrame, label: "vif statistic 0", constants: { HALF: VIF_FILTER_HALF[0]!, WIDE_PRODUCTS: format.bitDepth === 8 ? 0 : 1 } },
+      stat1: { ...VIF_KERNELS.statisticPlane, label: "vif statistic 1", constants: { HALF: VIF_FILTER_HALF[1]! } },
+      statLater: { ...VIF_KERNELS.statisticPlane, label: "vif statistic 2-3" },
+      decimate0: { ...VIF_KERNELS.decimateFrame, label: "vif decimate 0", constants: { HALF: VIF_FILTER_HALF[1]! } },
+      decimateLater: { ...VIF_KERNELS.decimatePlane, label: "vif decimate 1-2" },
+    });
+    const statistics = [kernels.stat0, kernels.stat1, kernels.statLater, kernels.statLater];
+    const decimations = [kernels.decimate0, kernels.decimateLater, kernels.decimateLater];
     this.scales = [];
     for (let s = 0, w = format.width, h = format.height; s < VIF_SCALES; s++, w >>= 1, h >>= 1) {
       const scale: Scale = {
         width: w,
         height: h,
         statParams: buffer(`vif statistic ${s} params`, statisticParams(s, w, h, format.bitDepth, this.options.vif_enhn_gain_limit), GPUBufferUsage.UNIFORM),
-        statPipeline: statPipelines[s]!,
+        statistic: statistics[s]!,
       };
       if (s > 0) {
         scale.ref = buffer(`vif scale ${s} ref`, maxBatch * w * h * 4, GPUBufferUsage.STORAGE);
@@ -146,36 +134,37 @@ export class VifGpu implements GpuStage {
       }
       if (s < VIF_SCALES - 1) {
         scale.decimateParams = buffer(`vif decimate ${s} params`, decimateParams(s, w, h, format.bitDepth), GPUBufferUsage.UNIFORM);
-        scale.decimatePipeline = decimatePipelines[s]!;
+        scale.decimate = decimations[s]!;
       }
       this.scales.push(scale);
     }
-    for (let s = 1; s < VIF_SCALES - 1; s++) {
-      const from = this.scales[s]!;
-      const to = this.scales[s + 1]!;
-      from.decimateGroup = this.bindGroup(from.decimatePipeline!, [{ buffer: from.ref! }, { buffer: from.dis! }, undefined, { buffer: from.decimateParams! }, { buffer: to.ref! }, { buffer: to.dis! }]);
-    }
   }
 
+  /**
+   * Scale 0 and the first decimation read the batch's frames, bound from its first frame (offsets
+   * multiples of 256) to their ends; later scales read the decimations' planes.
+   */
   encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
     if (batch.count > this.maxBatch) throw new Error(`vif: a batch of ${batch.count} frames, sized for ${this.maxBatch}`);
-    const groups = this.groupsFor(batch, results, resultOffset, resultStride);
+    const frames = {
+      ref_frame: bufferFrom(batch.ref, batch.base * batch.refStride),
+      dist_frame: bufferFrom(batch.dist, batch.base * batch.distStride),
+      planes: this.planes!,
+      batch: this.layoutFor(batch.refStride, batch.distStride, resultStride),
+    };
+    const sums = bufferFrom(results, resultOffset);
     for (let s = 0; s < VIF_SCALES; s++) {
       const scale = this.scales[s]!;
       if (s > 0) {
         const from = this.scales[s - 1]!;
-        const pass = passes.beginComputePass(`vif decimate ${s}`);
-        pass.setPipeline(from.decimatePipeline!);
-        pass.setBindGroup(0, s === 1 ? groups.decimate0 : from.decimateGroup!);
-        pass.dispatchWorkgroups(Math.ceil(scale.width / DECIMATE_TILE[0]), Math.ceil(scale.height / DECIMATE_TILE[1]), batch.count);
-        pass.end();
+        const source = s === 1 ? frames : { scale_ref: from.ref!, scale_dis: from.dis! };
+        const workgroups = [Math.ceil(scale.width / DECIMATE_TILE[0]), Math.ceil(scale.height / DECIMATE_TILE[1]), batch.count] as const;
+        from.decimate!.dispatch(passes, { ...source, params: from.decimateParams!, out_ref: scale.ref!, out_dis: scale.dis! }, workgroups, `vif decimate ${s}`);
       }
       if (s === 0 && this.options.vif_skip_scale0) continue;
-      const pass = passes.beginComputePass(`vif scale ${s}`);
-      pass.setPipeline(scale.statPipeline);
-      pass.setBindGroup(0, groups.stat[s]!);
-      pass.dispatchWorkgroups(Math.ceil(scale.width / STAT_TILE[0]), Math.ceil(scale.height / STAT_TILE[1]), batch.count);
-      pass.end();
+      const source = s === 0 ? frames : { scale_ref: scale.ref!, scale_dis: scale.dis!, batch: frames.batch };
+      const workgroups = [Math.ceil(scale.width / STAT_TILE[0]), Math.ceil(scale.height / STAT_TILE[1]), batch.count] as const;
+      scale.statistic.dispatch(passes, { ...source, params: scale.statParams, sums, log2_table: this.log2Table! }, workgroups, `vif scale ${s}`);
     }
   }
 
@@ -201,7 +190,6 @@ export class VifGpu implements GpuStage {
     this.owned.length = 0;
     this.layouts.clear();
     this.scales = [];
-    this.batchGroups = new WeakMap();
   }
 
   /** The batch layout uniform for these strides: made on first use, never rewritten (so never out of order with a recorded pass). */
@@ -214,47 +202,6 @@ export class VifGpu implements GpuStage {
       this.layouts.set(key, b);
     }
     return b;
-  }
-
-  /**
-   * Bind groups that read a batch's buffers: built the first time a buffer is seen at a
-   * place (`base`) with a result slice, then reused. The frame buffers and the results are
-   * bound from the batch's first frame (offsets multiples of 256) to their ends.
-   */
-  private groupsFor(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): BatchGroups {
-    let byPlace = this.batchGroups.get(batch.ref);
-    if (!byPlace) this.batchGroups.set(batch.ref, (byPlace = new Map()));
-    const key = `${batch.base}/${batch.refStride}/${batch.distStride}/${resultOffset}/${resultStride}`;
-    const known = byPlace.get(key);
-    if (known && known.dist === batch.dist && known.results === results) return known;
-    const from = (buffer: GPUBuffer, offset: number): GPUBufferBinding => ({ buffer, offset, size: buffer.size - offset });
-    const ref = from(batch.ref, batch.base * batch.refStride);
-    const dist = from(batch.dist, batch.base * batch.distStride);
-    const sums = from(results, resultOffset);
-    const layout = { buffer: this.layoutFor(batch.refStride, batch.distStride, resultStride) };
-    const [s0, s1] = [this.scales[0]!, this.scales[1]!];
-    const [planes, log2Table] = [this.planes!, this.log2Table!].map((buffer) => ({ buffer }));
-    const groups: BatchGroups = {
-      dist: batch.dist,
-      results,
-      stat: this.scales.map((scale, s) =>
-        s === 0
-          ? this.bindGroup(scale.statPipeline, [ref, dist, planes, { buffer: scale.statParams }, sums, log2Table, layout])
-          : this.bindGroup(scale.statPipeline, [{ buffer: scale.ref! }, { buffer: scale.dis! }, undefined, { buffer: scale.statParams }, sums, log2Table, layout]),
-      ),
-      decimate0: this.bindGroup(s0.decimatePipeline!, [ref, dist, planes, { buffer: s0.decimateParams! }, { buffer: s1.ref! }, { buffer: s1.dis! }, layout]),
-    };
-    byPlace.set(key, groups);
-    return groups;
-  }
-
-  /** A bind group with resources at bindings 0.. (undefined: a binding the kernel lacks). */
-  private bindGroup(pipeline: GPUComputePipeline, resources: (GPUBufferBinding | undefined)[]): GPUBindGroup {
-    const entries: GPUBindGroupEntry[] = [];
-    resources.forEach((resource, binding) => {
-      if (resource) entries.push({ binding, resource });
-    });
-    return this.device!.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
   }
 }
 
