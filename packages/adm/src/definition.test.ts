@@ -4,10 +4,10 @@ import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
 import { AdmCpu } from "./adm-cpu.ts";
 import { admDefinition, admFeatureName, admOptions } from "./definition.ts";
 import { admFeature } from "./index.ts";
-import { isAdmKey, runOptions } from "./golden-runs.ts";
+import { goldenOptionSets } from "@vq/parity";
 
 const pair = goldenPairs()[0]!;
-const goldenKeys = (run: string) => Object.keys(goldenOutput(goldenRun(pair, run), true).frames[0]!.metrics).filter(isAdmKey);
+const goldenKeys = (run: string) => Object.keys(goldenOutput(goldenRun(pair, run), true).frames[0]!.metrics).filter((k) => /^integer_(adm|aim)/.test(k));
 const fails = (fn: () => unknown) => {
   try {
     fn();
@@ -72,7 +72,7 @@ describe("feature names", () => {
 
   test("non-default feature parameters suffix every name like libvmaf (VMAF v1 models)", () => {
     for (const run of ["vmaf_v1_3d0h", "vmaf_v1_5d0h", "vmaf_v1_1d5h_2160", "vmaf_v1_hfr_3d0h"]) {
-      const options = admOptions.resolve(runOptions(goldenRun(pair, run)));
+      const options = admOptions.parseStrings(goldenOptionSets(goldenRun(pair, run), "adm", /^VMAF_integer_feature_adm/)[0]!);
       expect(admDefinition.providedFeatures(options)).toEqual(goldenKeys(run));
     }
   });

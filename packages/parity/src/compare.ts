@@ -65,8 +65,7 @@ export function expectParity(check: ParityCheck): ParityTally {
   }
   expect(uncovered, `${at}: every name compared on every frame and pooled`).toEqual([]);
 
-  const needsPrinted = tolerance.some((b) => TOLERANCE_CLASSES[typeof b === "string" ? b : b.class].against === "out");
-  const printed = new Map((needsPrinted ? compareWithGolden(collector, goldenOutput(run, false), select, frames).keys : []).map((k) => [k.key, k]));
+  const printed = new Map(compareWithGolden(collector, goldenOutput(run, false), select, frames).keys.map((k) => [k.key, k]));
 
   const tally = emptyTally();
   const violations: string[] = [];

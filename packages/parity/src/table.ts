@@ -147,11 +147,11 @@ export async function parityTests(table: ParityTable): Promise<void> {
   const kinds = (["cpu", "gpu"] as const).filter((k) => table.features.some((f) => f.backends.includes(k)));
   const gpu = kinds.includes("gpu") ? await gpuForTests() : null;
   const pairs = goldenPairs();
-  const summary = new Map<ParityBackend, { pairs: number; runs: number; tally: ParityTally }>();
+  /** Per backend and extractor: (run, option set) checks and what they compared. */
+  const summary = new Map<string, { runs: number; tally: ParityTally }>();
   for (const kind of kinds) {
     const features = table.features.filter((f) => f.backends.includes(kind));
-    const done = { pairs: 0, runs: 0, tally: emptyTally() };
-    summary.set(kind, done);
+    const done = { pairs: 0 };
     describe.skipIf(kind === "gpu" && !gpu)(`${table.title} matches libvmaf (${kind})`, () => {
       for (const pair of pairs) {
         const names = features.map((f) => `${f.feature.definition.name} ${f.runs === "with-keys" ? "(every run with its keys)" : f.runs.join(", ")}`);
@@ -164,8 +164,11 @@ export async function parityTests(table: ParityTable): Promise<void> {
               expect(frames).toBe(pair.frame_count);
               for (const use of group.flatMap((p) => p.uses)) {
                 const t = expectParity({ collector, run: use.run, names: use.names, frames, tolerance: toleranceOf(use.spec, kind), label: `${kind} ${pair.pair} ${use.spec.feature.definition.name}` });
-                addTally(done.tally, t);
-                done.runs++;
+                const line = `${use.spec.feature.definition.name} (${kind})`;
+                const s = summary.get(line) ?? { runs: 0, tally: emptyTally() };
+                summary.set(line, s);
+                addTally(s.tally, t);
+                s.runs++;
               }
             }
             done.pairs++;
@@ -177,11 +180,9 @@ export async function parityTests(table: ParityTable): Promise<void> {
     });
   }
   afterAll(() => {
-    for (const [kind, s] of summary) {
-      if (!s.pairs) continue;
-      const t = s.tally;
+    for (const [line, { runs, tally: t }] of summary) {
       console.log(
-        `${table.title} parity (${kind}): ${s.pairs} pairs, ${s.runs} (run, option set) checks, ${t.series} series, ${t.values} values; ` +
+        `${line} parity: ${runs} (pair, run, option set) checks, ${t.series} series, ${t.values} values; ` +
           `${t.differing} differ from out_full (max |Δ| ${t.maxAbsFull.toExponential(2)}), max |Δ| to out/ ${t.maxAbsPrinted.toExponential(2)}`,
       );
     }
