@@ -1,5 +1,5 @@
 import { packedLayout, uint64ToNumber, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipelines, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
+import { bufferFrom, planeUniforms, stageKernels, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs, type StageKernel } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import motionWgsl from "../../../shaders/motion/motion.wgsl" with { type: "text" };
 import { motionDefinition, motionFeatureNames, motionFrameDistance, motionOptions, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
@@ -45,8 +45,7 @@ export class MotionGpu implements GpuStage {
   private readonly distance: 1 | 2;
   private format?: PictureFormat;
   private device?: GPUDevice;
-  private sadPipeline?: GPUComputePipeline;
-  private totalPipeline?: GPUComputePipeline;
+  private kernels?: { sad: StageKernel; total: StageKernel };
   /** libvmaf's uint32 row sums of a batch's frames (height words a frame), zero between batches. */
   private rowSums?: GPUBuffer;
   private uniforms?: GPUBuffer;
@@ -57,8 +56,6 @@ export class MotionGpu implements GpuStage {
   private maxBatch = 1;
   /** Batch uniforms (shaders/motion/motion.wgsl's Batch) by strides, ring phase and batch size: written once each. */
   private batchUniforms = new Map<string, GPUBuffer>();
-  /** Bind groups by the batch's reference buffer, then by place, strides, ring phase and batch size. */
-  private bindGroups = new WeakMap<GPUBuffer, Map<string, { results: GPUBuffer; sad: GPUBindGroup; total: GPUBindGroup }>>();
   /** Frames encoded since the video's first: the next batch must start there (or at 0, a new video). */
   private encoded = 0;
   private motion2And3: Motion2And3Writer;
@@ -92,13 +89,12 @@ export class MotionGpu implements GpuStage {
       throw new VqError(`feature motion: a ${format.width}x${format.height} picture in batches of ${maxBatch} needs a ${bytes}-byte GPU buffer, above this GPU's limit of ${maxBytes}`);
     }
     this.device = device;
-    const kernels = motionKernels(format.bitDepth);
-    const built = computePipelines(device, [kernels.sad, kernels.total]);
+    const built = stageKernels(device, motionKernels(format.bitDepth));
     this.uniforms = device.createBuffer({ label: "motion planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.uniforms, 0, planeUniforms(format, packedLayout(format).planes));
     this.ring = device.createBuffer({ label: "motion luma history", size: bytes, usage: GPUBufferUsage.STORAGE });
     this.rowSums = device.createBuffer({ label: "motion row sums", size: maxBatch * format.height * 4, usage: GPUBufferUsage.STORAGE });
-    [this.sadPipeline, this.totalPipeline] = await built;
+    this.kernels = await built;
   }
 
   encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
@@ -110,20 +106,14 @@ export class MotionGpu implements GpuStage {
     this.encoded += batch.count;
     if (this.options.motion_force_zero) return;
     const { width, height } = this.format!;
-    const groups = this.groupsFor(batch, results, resultOffset, resultStride);
+    const common = { planes: this.uniforms!, batch: this.batchUniform(batch.first, batch.count, batch.refStride, resultStride), row_sums: this.rowSums! };
+    const kernels = this.kernels!;
     // runs even when no frame of the batch has a predecessor yet: its last frames fill the ring
-    let pass = passes.beginComputePass("motion sad");
-    pass.setPipeline(this.sadPipeline!);
-    pass.setBindGroup(0, groups.sad);
-    pass.dispatchWorkgroups(Math.ceil(width / MOTION_COLUMNS), Math.ceil(height / MOTION_ROWS), batch.count);
-    pass.end();
+    const ref = bufferFrom(batch.ref, batch.base * batch.refStride);
+    kernels.sad.dispatch(passes, { ...common, ref_frame: ref, ring: this.ring! }, [Math.ceil(width / MOTION_COLUMNS), Math.ceil(height / MOTION_ROWS), batch.count]);
     // the first frames of a video have nothing to compare with (score 0, no result words)
     if (batch.first + batch.count <= this.distance) return;
-    pass = passes.beginComputePass("motion total");
-    pass.setPipeline(this.totalPipeline!);
-    pass.setBindGroup(0, groups.total);
-    pass.dispatchWorkgroups(1, 1, batch.count);
-    pass.end();
+    kernels.total.dispatch(passes, { ...common, sad: bufferFrom(results, resultOffset) }, [1, 1, batch.count]);
   }
 
   /**
@@ -144,42 +134,6 @@ export class MotionGpu implements GpuStage {
       this.batchUniforms.set(key, b);
     }
     return b;
-  }
-
-  /**
-   * Bind groups depend on the batch's buffers and place, the results' slice and the batch
-   * uniform: built once each (a few dozen at most). Each kernel's "auto" layout has only the
-   * bindings it uses.
-   */
-  private groupsFor(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number) {
-    let byPlace = this.bindGroups.get(batch.ref);
-    if (!byPlace) this.bindGroups.set(batch.ref, (byPlace = new Map()));
-    const uniform = this.batchUniform(batch.first, batch.count, batch.refStride, resultStride);
-    const key = `${batch.base}/${resultOffset}/${uniform.label}`;
-    const known = byPlace.get(key);
-    if (known && known.results === results) return known;
-    const refOffset = batch.base * batch.refStride;
-    const device = this.device!;
-    const common: GPUBindGroupEntry[] = [
-      { binding: 2, resource: { buffer: this.uniforms! } },
-      { binding: 6, resource: { buffer: uniform } },
-      { binding: 7, resource: { buffer: this.rowSums! } },
-    ];
-    const groups = {
-      results,
-      sad: device.createBindGroup({
-        label: `motion sad ${key}`,
-        layout: this.sadPipeline!.getBindGroupLayout(0),
-        entries: [...common, { binding: 0, resource: { buffer: batch.ref, offset: refOffset, size: batch.ref.size - refOffset } }, { binding: 4, resource: { buffer: this.ring! } }],
-      }),
-      total: device.createBindGroup({
-        label: `motion total ${key}`,
-        layout: this.totalPipeline!.getBindGroupLayout(0),
-        entries: [...common, { binding: 3, resource: { buffer: results, offset: resultOffset, size: results.size - resultOffset } }],
-      }),
-    };
-    byPlace.set(key, groups);
-    return groups;
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
@@ -207,7 +161,6 @@ export class MotionGpu implements GpuStage {
     this.uniforms = undefined;
     for (const b of this.batchUniforms.values()) b.destroy();
     this.batchUniforms.clear();
-    this.bindGroups = new WeakMap();
   }
 }
 
