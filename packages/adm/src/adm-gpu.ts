@@ -1,7 +1,7 @@
 import { VqError, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipelines, planeUniforms, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, bufferFrom, planeUniforms, stageKernels, type GpuContext, type GpuFrameBatch, type GpuStage, type Bindings, type PassRecorder, type StageKernel } from "@vq/gpu-core";
 import { ADM_GROUP_BUDGET_BYTES, admFrameLayout, admGeometry, admGroupFrames, FRAMES_WORDS, staleSource, type AdmFrameLayout, type AdmGeometry } from "./adm-gpu-geometry.ts";
-import { ADM_KERNELS, BINDING, TILE, type AdmKernel, type BindingName } from "./adm-gpu-kernels.ts";
+import { ADM_KERNELS, TILE } from "./adm-gpu-kernels.ts";
 import { admParams, PARAMS_BYTES, SUM_WORDS_PER_SCALE } from "./adm-gpu-params.ts";
 import { admScoresFromSums } from "./adm-gpu-sums.ts";
 import { admSettings } from "./adm-cpu.ts";
@@ -36,18 +36,17 @@ export class AdmGpu implements GpuStage {
   private maskingRows: number[] = [];
   private device?: GPUDevice;
   private buffers: GPUBuffer[] = [];
-  private resources?: Record<Exclude<BindingName, "ref" | "dist" | "sums" | "params">, GPUBuffer>;
-  private params: GPUBuffer[] = [];
-  private pipelines = new Map<AdmKernel, GPUComputePipeline>();
-  private bindGroups = new WeakMap<object, Map<string, GPUBindGroup>>();
+  /** adm's own buffers, by the names its kernels bind them under. */
+  private resources?: { planes: GPUBuffer; frames: GPUBuffer; pyr: GPUBuffer; det: GPUBuffer; stale: GPUBuffer; den_rows: GPUBuffer };
+  /** Each scale's params, as bound. */
+  private params: GPUBufferBinding[] = [];
+  private kernels?: Record<keyof typeof ADM_KERNELS, StageKernel>;
   private layout?: AdmFrameLayout;
   /** Frames whose intermediates fit at once (a batch of more runs in groups of this many). */
   group = 1;
   private frameStrides?: Uint32Array<ArrayBuffer>;
   private readsPreviousFrame = false;
   private staleScale = 1;
-  private bufferIds = new WeakMap<GPUBuffer, number>();
-  private nextBufferId = 0;
   private result?: AdmScores;
   private width = 0;
   private height = 0;
@@ -76,8 +75,7 @@ export class AdmGpu implements GpuStage {
     const geometry = admGeometry(format.width, format.height);
     const device = gpu.device;
     // every kernel first, to build on Dawn's threads while the rest is set up (a cold start's largest part)
-    const kernels = Object.values(ADM_KERNELS);
-    const built = computePipelines(device, kernels.map((k) => k.spec));
+    const built = stageKernels(device, ADM_KERNELS);
     built.catch(() => {}); // reported by the returned promise, unless a check below throws first
     const limits = device.limits;
     const bufferLimit = Math.min(limits.maxStorageBufferBindingSize, limits.maxBufferSize);
@@ -130,10 +128,12 @@ export class AdmGpu implements GpuStage {
       // a fresh buffer is zero: what libvmaf's never-written temporary memory reads as here
       stale: storage("adm dwt row for the next frame", 4),
       // zero between scales: each masking pass clears the rows it has read
-      denRows: storage("adm denominator rows", group * layout.rowsWords * 4),
+      den_rows: storage("adm denominator rows", group * layout.rowsWords * 4),
     };
-    this.params = admParams(geometry, format.width, format.bitDepth, settings).map((p, s) => uniform(`adm params scale ${s}`, p));
-    return built.then((pipelines) => kernels.forEach((k, i) => this.pipelines.set(k, pipelines[i]!)));
+    this.params = admParams(geometry, format.width, format.bitDepth, settings).map((p, s) => ({ buffer: uniform(`adm params scale ${s}`, p), size: PARAMS_BYTES }));
+    return built.then((kernels) => {
+      this.kernels = kernels;
+    });
   }
 
   /** Bytes of GPU memory this stage holds (its intermediates for `group` frames and its uniforms). */
@@ -147,9 +147,9 @@ export class AdmGpu implements GpuStage {
     for (let first = 0; first < batch.count; first += this.group) {
       const count = Math.min(this.group, batch.count - first);
       const views: GroupViews = {
-        ref: view(batch.ref, (batch.base + first) * batch.refStride),
-        dist: view(batch.dist, (batch.base + first) * batch.distStride),
-        results: view(results, resultOffset + first * resultStride),
+        ref_frame: bufferFrom(batch.ref, (batch.base + first) * batch.refStride),
+        dist_frame: bufferFrom(batch.dist, (batch.base + first) * batch.distStride),
+        sums: bufferFrom(results, resultOffset + first * resultStride),
       };
       this.encodeGroup(passes, views, count);
     }
@@ -167,60 +167,18 @@ export class AdmGpu implements GpuStage {
   private encodeGroup(passes: PassRecorder, views: GroupViews, count: number): void {
     const geometry = this.geometry!;
     const settings = this.settings!;
+    const kernels = this.kernels!;
     for (let scale = 0; scale < 4; scale++) {
       const g = geometry.scales[scale]!;
       const first = scale === 0;
-      this.dispatch(passes, `adm dwt, decoupling and den ${scale}`, first ? ADM_KERNELS.bands0 : ADM_KERNELS.bands123, scale, views, [Math.ceil(g.w / TILE), Math.ceil(g.h / TILE), count]);
+      // every kernel binds what it uses of these (ADM_KERNELS' `uses`)
+      const bindings = { ...views, ...this.resources!, params: this.params[scale]! };
+      dispatch(passes, first ? kernels.bands0 : kernels.bands123, bindings, [Math.ceil(g.w / TILE), Math.ceil(g.h / TILE), count], `adm dwt, decoupling and den ${scale}`);
       // after this frame's a band of the scale before: the value the next frame's scale 0 reads
-      if (this.readsPreviousFrame && scale === this.staleScale) this.dispatch(passes, "adm dwt row for the next frame", ADM_KERNELS.stale, scale, views, [1, 1, 1]);
+      if (this.readsPreviousFrame && scale === this.staleScale) dispatch(passes, kernels.stale, bindings, [1, 1, 1], "adm dwt row for the next frame");
       if (first && settings.skipScale0) continue;
-      this.dispatch(passes, `adm masking and den ${scale}`, first ? ADM_KERNELS.masking0 : ADM_KERNELS.masking123, scale, views, [this.maskingRows[scale]!, 1, count]);
+      dispatch(passes, first ? kernels.masking0 : kernels.masking123, bindings, [this.maskingRows[scale]!, 1, count], `adm masking and den ${scale}`);
     }
-  }
-
-  private dispatch(passes: PassRecorder, label: string, kernel: AdmKernel, scale: number, views: GroupViews, groups: [number, number, number]): void {
-    if (groups[0] <= 0 || groups[1] <= 0) return;
-    const pass = passes.beginComputePass(label);
-    pass.setPipeline(this.pipelines.get(kernel)!);
-    pass.setBindGroup(0, this.bindGroup(kernel, scale, views));
-    pass.dispatchWorkgroups(groups[0], groups[1], groups[2]);
-    pass.end();
-  }
-
-  /**
-   * Bind groups depend on the kernel, the scale and the views of the frames and results
-   * (which rotate with the runner's ring): built once each.
-   */
-  private bindGroup(kernel: AdmKernel, scale: number, views: GroupViews): GPUBindGroup {
-    const usesFrame = kernel.bindings.includes("ref");
-    const usesSums = kernel.bindings.includes("sums");
-    const owner: object = usesFrame ? views.ref.buffer : usesSums ? views.results.buffer : this;
-    const key = `${kernel.spec.entryPoint}:${scale}:${usesFrame ? `${views.ref.offset}:${this.bufferId(views.dist.buffer)}:${views.dist.offset}` : ""}:${usesSums ? views.results.offset : ""}`;
-    let byKey = this.bindGroups.get(owner);
-    if (!byKey) this.bindGroups.set(owner, (byKey = new Map()));
-    let group = byKey.get(key);
-    if (!group) {
-      const resource = (name: BindingName): GPUBindingResource => {
-        if (name === "ref") return views.ref;
-        if (name === "dist") return views.dist;
-        if (name === "sums") return views.results;
-        if (name === "params") return { buffer: this.params[scale]!, size: PARAMS_BYTES };
-        return { buffer: this.resources![name] };
-      };
-      group = this.device!.createBindGroup({
-        label: `${kernel.spec.label} ${scale}`,
-        layout: this.pipelines.get(kernel)!.getBindGroupLayout(0),
-        entries: kernel.bindings.map((name) => ({ binding: BINDING[name], resource: resource(name) })),
-      });
-      byKey.set(key, group);
-    }
-    return group;
-  }
-
-  private bufferId(buffer: GPUBuffer): number {
-    let id = this.bufferIds.get(buffer);
-    if (id === undefined) this.bufferIds.set(buffer, (id = this.nextBufferId++));
-    return id;
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
@@ -234,20 +192,20 @@ export class AdmGpu implements GpuStage {
     for (const b of this.buffers) b.destroy();
     this.buffers = [];
     this.params = [];
-    this.bindGroups = new WeakMap();
-    this.pipelines.clear();
+    this.kernels = undefined;
   }
 }
 
 /** The frame buffers and results of a group of frames, from its first frame on. */
 interface GroupViews {
-  ref: GPUBufferBinding & { buffer: GPUBuffer; offset: number };
-  dist: GPUBufferBinding & { buffer: GPUBuffer; offset: number };
-  results: GPUBufferBinding & { buffer: GPUBuffer; offset: number };
+  ref_frame: GPUBufferBinding;
+  dist_frame: GPUBufferBinding;
+  sums: GPUBufferBinding;
 }
 
-function view(buffer: GPUBuffer, offset: number): GPUBufferBinding & { buffer: GPUBuffer; offset: number } {
-  return { buffer, offset, size: buffer.size - offset };
+/** A dispatch, left out when a scale is too small to have its region. */
+function dispatch(passes: PassRecorder, kernel: StageKernel, bindings: Bindings, workgroups: [number, number, number], label: string): void {
+  if (workgroups[0] > 0 && workgroups[1] > 0) kernel.dispatch(passes, bindings, workgroups, label);
 }
 
 export function createAdmGpu(options: Partial<AdmOptions> = {}): AdmGpu {
