@@ -1,5 +1,5 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { planeUniforms, stageKernel, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type StageKernel } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import floatSumWgsl from "../../../shaders/psnr-hvs/float-sum.wgsl" with { type: "text" };
 import odDctWgsl from "../../../shaders/psnr-hvs/od-dct.wgsl" with { type: "text" };
@@ -34,16 +34,12 @@ export class PsnrHvsGpu implements GpuStage {
   termByTermBlocks = 0;
   private layout?: PsnrHvsGpuLayout;
   private bitDepth = 8;
-  private device?: GPUDevice;
-  private termsPipeline?: GPUComputePipeline;
-  private sumPipeline?: GPUComputePipeline;
+  private termsKernel?: StageKernel;
+  private sumKernel?: StageKernel;
   private planes?: GPUBuffer;
   private params?: GPUBuffer;
   private terms?: GPUBuffer;
   private records?: GPUBuffer;
-  private termsGroups = new WeakMap<object, GPUBindGroup>();
-  /** By result buffer and offset: a batch's frames write to different offsets of one buffer. */
-  private sumGroups = new WeakMap<object, Map<number, GPUBindGroup>>();
 
   /** `jumpGroups: false` sums every term one by one (the plain sequential sum), for tests and measurements. */
   constructor(
@@ -65,9 +61,8 @@ export class PsnrHvsGpu implements GpuStage {
     }
     this.layout = layout;
     this.bitDepth = format.bitDepth;
-    this.device = gpu.device;
-    this.termsPipeline = computePipeline(gpu.device, PSNR_HVS_TERMS_KERNEL);
-    this.sumPipeline = computePipeline(gpu.device, { ...PSNR_HVS_SUM_KERNEL, constants: { JUMP_GROUPS: this.variant.jumpGroups === false ? 0 : 1 } });
+    this.termsKernel = stageKernel(gpu.device, PSNR_HVS_TERMS_KERNEL);
+    this.sumKernel = stageKernel(gpu.device, { ...PSNR_HVS_SUM_KERNEL, constants: { JUMP_GROUPS: this.variant.jumpGroups === false ? 0 : 1 } });
     this.planes = gpu.device.createBuffer({ label: "psnr_hvs planes", size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     gpu.device.queue.writeBuffer(this.planes, 0, planeUniforms(format, packedLayout(format).planes));
     const params = psnrHvsParams(layout);
@@ -84,55 +79,10 @@ export class PsnrHvsGpu implements GpuStage {
 
   encode(_encoder: GPUCommandEncoder, passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
     const layout = this.layout!;
-    const termsPass = passes.beginComputePass("psnr_hvs terms");
-    termsPass.setPipeline(this.termsPipeline!);
-    termsPass.setBindGroup(0, this.termsBindGroup(frame));
-    termsPass.dispatchWorkgroups(Math.max(...layout.planes.map((p) => p.groups)), 1, 3);
-    termsPass.end();
-    const sumPass = passes.beginComputePass("psnr_hvs sum");
-    sumPass.setPipeline(this.sumPipeline!);
-    sumPass.setBindGroup(0, this.sumBindGroup(results, resultOffset));
-    sumPass.dispatchWorkgroups(1, 1, 3);
-    sumPass.end();
-  }
-
-  /** Bind groups depend only on which slot's buffers a frame uses: built once per slot. */
-  private termsBindGroup(frame: GpuFrame): GPUBindGroup {
-    let g = this.termsGroups.get(frame.ref);
-    if (!g) {
-      g = this.device!.createBindGroup({
-        layout: this.termsPipeline!.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: frame.ref },
-          { binding: 1, resource: frame.dist },
-          { binding: 2, resource: { buffer: this.planes! } },
-          { binding: 3, resource: { buffer: this.params! } },
-          { binding: 4, resource: { buffer: this.terms! } },
-          { binding: 5, resource: { buffer: this.records! } },
-        ],
-      });
-      this.termsGroups.set(frame.ref, g);
-    }
-    return g;
-  }
-
-  private sumBindGroup(results: GPUBuffer, resultOffset: number): GPUBindGroup {
-    let byOffset = this.sumGroups.get(results);
-    if (!byOffset) this.sumGroups.set(results, (byOffset = new Map()));
-    let g = byOffset.get(resultOffset);
-    if (!g) {
-      g = this.device!.createBindGroup({
-        layout: this.sumPipeline!.getBindGroupLayout(0),
-        entries: [
-          { binding: 3, resource: { buffer: this.params! } },
-          { binding: 4, resource: { buffer: this.terms! } },
-          { binding: 5, resource: { buffer: this.records! } },
-          { binding: 6, resource: { buffer: results, offset: resultOffset, size: this.resultWords * 4 } },
-        ],
-      });
-      byOffset.set(resultOffset, g);
-    }
-    return g;
+    const shared = { params: this.params!, terms: this.terms!, records: this.records! };
+    this.termsKernel!.dispatch(passes, { ref_frame: frame.ref, dist_frame: frame.dist, planes: this.planes!, ...shared }, [Math.max(...layout.planes.map((p) => p.groups)), 1, 3]);
+    const sums = { buffer: results, offset: resultOffset, size: this.resultWords * 4 };
+    this.sumKernel!.dispatch(passes, { ...shared, results: sums }, [1, 1, 3]);
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
