@@ -1,81 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, Y4mReader, scoreVideos, type PictureFormat, type VideoReader } from "@vq/core";
-import { compareWithGolden, goldenOutput, goldenPairs, goldenPath, type GoldenRun } from "@vq/core/golden";
 import { GpuBackend, GpuFrameRunner, type FrameRunnerOptions } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { motionDefinition, motionFeatureNames, motionOptions, type MotionOptions } from "./definition.ts";
-import { goldenOptionSets } from "./golden-option-sets.ts";
 import { motionFeature } from "./index.ts";
 import { MotionCpu } from "./motion-cpu.ts";
 import { MotionGpu } from "./motion-gpu.ts";
 
 const gpu = await gpuForTests();
-
-/** libvmaf's integer motion keys, with or without option suffixes. */
-const MOTION_KEYS = /^(integer_motion|VMAF_integer_feature_motion)/;
-
-const tally = { pairs: 0, runs: 0, keys: 0, values: 0, differing: 0 };
-
-describe.skipIf(!gpu)("motion on the GPU matches libvmaf bit for bit (out_full)", () => {
-  for (const pair of goldenPairs()) {
-    test(
-      pair.pair,
-      async () => {
-        const runs = pair.runs.filter((run) => Object.keys(goldenOutput(run, true).frames[0]?.metrics ?? {}).some((k) => MOTION_KEYS.test(k)));
-        expect(runs.map((r) => r.run)).toEqual(expect.arrayContaining(["all", "debug", "vmaf_v1_3d0h", "vmaf_v1_5d0h", "vmaf_v1_1d5h_2160", "vmaf_v1_hfr_3d0h"]));
-
-        // Each distinct option set runs once on the GPU; every run that registers it is compared.
-        const sets = new Map<string, { options: MotionOptions; runs: Set<GoldenRun> }>();
-        const setsOfRun = new Map<GoldenRun, MotionOptions[]>();
-        for (const run of runs) {
-          for (const dict of goldenOptionSets(run, "motion")) {
-            const options = motionOptions.parseStrings(dict);
-            const key = JSON.stringify(options);
-            let set = sets.get(key);
-            if (!set) sets.set(key, (set = { options, runs: new Set() }));
-            set.runs.add(run);
-            setsOfRun.set(run, [...(setsOfRun.get(run) ?? []), options]);
-          }
-        }
-        for (const run of runs) {
-          const golden = Object.keys(goldenOutput(run, true).frames[0]!.metrics).filter((k) => MOTION_KEYS.test(k));
-          const ours = (setsOfRun.get(run) ?? []).flatMap((o) => motionDefinition.providedFeatures(o));
-          expect([...new Set(ours)].sort(), `${run.run}: motion names`).toEqual(golden.sort());
-        }
-
-        for (const { options, runs: using } of sets.values()) {
-          const { collector, frames } = await scoreVideos(
-            await Y4mReader.open(goldenPath(pair.reference)),
-            await Y4mReader.open(goldenPath(pair.distorted)),
-            new GpuBackend(gpu!, [new MotionGpu(options)]),
-          );
-          expect(frames).toBe(pair.frame_count);
-          const names = new Set(motionDefinition.providedFeatures(options));
-          for (const run of using) {
-            const report = compareWithGolden(collector, goldenOutput(run, true), (k) => names.has(k), frames);
-            expect(report.missing, `${run.run}: missing`).toEqual([]);
-            for (const name of names) expect(report.keys.find((k) => k.key === name)?.compared, `${run.run}: ${name} compared`).toBe(frames);
-            for (const k of report.keys) {
-              tally.values += k.compared;
-              tally.differing += k.differing;
-            }
-            tally.keys += names.size;
-            const differing = report.keys.filter((k) => k.differing);
-            expect(differing.map((k) => `${k.key}: ${k.differing}/${k.compared} differ (max abs ${k.maxAbs})`), `${run.run}`).toEqual([]);
-          }
-        }
-        tally.pairs++;
-        tally.runs += runs.length;
-      },
-      300_000,
-    );
-  }
-
-  test("tally", () => {
-    console.log(`motion GPU parity: ${tally.pairs} pairs, ${tally.runs} runs, ${tally.keys} (run, key) series, ${tally.values} values (per-frame + pooled) compared, ${tally.differing} differ`);
-    expect(tally.pairs).toBe(goldenPairs().length);
-  });
-});
 
 /** Deterministic sample noise (xorshift32). */
 function noise(seed: number): () => number {
