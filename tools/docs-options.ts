@@ -1,15 +1,14 @@
-// The option tables of docs/metrics/*.md come from the code: each table between
-// `<!-- options:NAME -->` and `<!-- /options -->` lists extractor NAME's defineOptions table
-// (name, suffix in key names, type, default, range). The last column ("what") is written
+// The option tables of docs/metrics/*.md come from the extractor catalogue
+// (packages/score/src/catalogue.ts): each table between `<!-- options:NAME -->` and
+// `<!-- /options -->` lists extractor NAME's option table (name, suffix in key names, type,
+// default, range). The last column ("what") is written
 // by hand and kept; a new option starts with libvmaf's help text.
 // Usage: bun tools/docs-options.ts           (lists tables that differ from the code; exit 1 if any)
 //        bun tools/docs-options.ts --write   (rewrites them)
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { OptionDef } from "@vq/core";
-import { allFeatures } from "../packages/score/src/features.ts";
-
-const FEATURES = await allFeatures();
+import { catalogueEntry, FEATURE_NAMES } from "../packages/score/src/catalogue.ts";
 
 const BLOCK = /(<!-- options:([\w-]+) -->\n)([\s\S]*?)(<!-- \/options -->)/g;
 const HEADER = "| option | in key names | type | default | range | what |\n|---|---|---|---|---|---|\n";
@@ -47,14 +46,14 @@ function cells(row: string): string[] {
 
 /** The table for extractor `name`, keeping the hand-written "what" column of `current`. */
 export function optionTable(name: string, current = ""): string {
-  const entry = FEATURES.get(name);
-  if (!entry) throw new Error(`no extractor "${name}" (known: ${[...FEATURES.keys()].join(", ")})`);
+  const entry = catalogueEntry(name);
+  if (!entry) throw new Error(`no extractor "${name}" (known: ${FEATURE_NAMES.join(", ")})`);
   const what = new Map<string, string>();
   for (const row of current.split("\n").slice(2)) {
     const c = cells(row);
     if (c.length >= 6) what.set(c[0]!, c[5]!);
   }
-  const defs = Object.entries(entry.definition.options.defs as Record<string, OptionDef>);
+  const defs = Object.entries(entry.options.defs as Record<string, OptionDef>);
   if (defs.length === 0) return "No options.\n";
   const rows = defs.map(([option, def]) => {
     const cols = optionColumns(option, def);

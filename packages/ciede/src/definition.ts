@@ -1,20 +1,18 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues } from "@vq/core";
+import { VqError, type ExtractorDefinition, type OptionValues } from "@vq/core";
+import { CIEDE_FEATURE, ciedeEntry, ciedeOptions } from "./catalogue.ts";
 import { ChromaUpsampling } from "./chroma-upsampling.ts";
 
-/** libvmaf's ciede has no options. */
-export const ciedeOptions = defineOptions("ciede", {});
+export { CIEDE_FEATURE, ciedeOptions } from "./catalogue.ts";
 
 export type CiedeOptions = OptionValues<typeof ciedeOptions.defs>;
-
-export const CIEDE_FEATURE = "ciede2000";
 
 /** Bit depths libvmaf's ciede reads (its extract() rejects every other one). */
 const BIT_DEPTHS = [8, 10, 12, 16];
 
 export const ciedeDefinition: ExtractorDefinition<typeof ciedeOptions.defs> = {
-  name: "ciede",
+  name: ciedeEntry.name,
   options: ciedeOptions,
-  temporal: false,
+  temporal: ciedeEntry.temporal,
   providedFeatures: () => [CIEDE_FEATURE],
   checkFormat(_options, format) {
     if (format.pixelFormat === "400") {

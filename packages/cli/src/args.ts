@@ -1,5 +1,5 @@
 import { PIXEL_FORMATS, VqError, type PixelFormat } from "@vq/core";
-import { parseFeatureString, parseModelArgument, type Backend, type FeatureRequest } from "@vq/score";
+import { FEATURE_NAMES, parseFeatureString, parseModelArgument, type Backend, type FeatureRequest } from "@vq/score";
 
 export type { Backend, FeatureRequest };
 export type OutputFormat = "xml" | "json" | "csv" | "sub";
@@ -73,6 +73,20 @@ const SPECS: Spec[] = [
   { long: "report", value: true },
 ];
 
+/** `text` broken at spaces into lines of at most `width` columns, each indented by `indent`. */
+function wrapped(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.map((l) => " ".repeat(indent) + l).join("\n");
+}
+
 export const USAGE = `Usage: vq [options]
        vq report RESULT.json [-o report.html]
 
@@ -86,7 +100,8 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
   -p, --pixel_format F        420, 422, 444 or 400 (raw .yuv)
   -b, --bitdepth N            8, 10, 12 or 16 (raw .yuv)
       --feature NAME[=opt=val:opt=val]
-                              add a feature extractor (e.g. psnr=enable_mse=true)
+                              add a feature extractor (e.g. psnr=enable_mse=true); NAME is one of
+${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
   -m, --model version=NAME|path=FILE[:name=..:enable_transform=true:disable_clip=true]
   -n, --no_prediction         features only, no VMAF model
   -o, --output PATH           write results here (default: standard output)

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { goldenPath } from "@vq/core/golden";
+import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { main } from "./main.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vq-cli-"));
@@ -109,7 +109,7 @@ describe("vq command line", () => {
   });
 
   test("an unknown feature", async () => {
-    await expectCleanError(["-r", REF, "-d", DIST, "--feature", "psnrr", "-n"], '"psnrr"', "available: psnr");
+    await expectCleanError(["-r", REF, "-d", DIST, "--feature", "psnrr", "-n"], '"psnrr"', "available: adm, ", " psnr, ");
   });
 
   test("an unknown feature option", async () => {
@@ -133,6 +133,27 @@ describe("vq command line", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("short.y4m ended before");
     expect(JSON.parse(r.stdout).frames).toHaveLength(2);
+  });
+});
+
+describe("a feature the model also asks for", () => {
+  test("--feature vif=debug=true with the default model: one vif run with the debug outputs, libvmaf's numbers", async () => {
+    const pair = goldenPairs().find((p) => p.pair === "odd_321x241_444.x264crf32")!;
+    const r = await vq(["-r", goldenPath(pair.reference), "-d", goldenPath(pair.distorted), "--feature", "vif=debug=true", "--json", "--precision", "max", "--backend", "cpu"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const ours = JSON.parse(r.stdout);
+    const all = goldenOutput(goldenRun(pair, "all"), true);
+    const debug = goldenOutput(goldenRun(pair, "debug"), true);
+    for (const [i, f] of ours.frames.entries()) {
+      expect(f.metrics.vmaf).toBe(all.frames[i]!.metrics.vmaf);
+      expect(f.metrics.integer_vif_num_scale0).toBe(debug.frames[i]!.metrics.integer_vif_num_scale0);
+      expect(f.metrics.integer_vif_scale3).toBe(all.frames[i]!.metrics.integer_vif_scale3);
+    }
+  });
+
+  test("options that would change the model's scores are refused in one line", async () => {
+    await expectCleanError(["-r", REF, "-d", DIST, "--feature", "psnr", "--feature", "psnr=min_sse=2"], "feature psnr is asked for twice", "min_sse=2");
   });
 });
 

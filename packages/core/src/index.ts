@@ -11,6 +11,8 @@ export { RawYuvReader } from "./yuv-reader.ts";
 export { OptionTable, defineOptions } from "./options.ts";
 export type { OptionDef, OptionValues } from "./options.ts";
 export type { ExtractorDefinition, ExtractorFactory, FeatureEntry, FeatureExtractor, PicturePair } from "./extractor.ts";
+export { aliasOf } from "./catalogue.ts";
+export type { CatalogueEntry, ModelExtractor } from "./catalogue.ts";
 export { FeatureCollector } from "./feature-collector.ts";
 export { POOL_METHODS, poolFeature, poolScores } from "./pooling.ts";
 export type { PoolMethod, PooledScore } from "./pooling.ts";

@@ -4,7 +4,18 @@ import { formatG } from "./printf.ts";
 
 /** One option of a feature extractor, as libvmaf's VmafOption describes it. */
 export type OptionDef =
-  | { type: "bool"; default: boolean; help: string; alias?: string; featureParam?: boolean }
+  | {
+      type: "bool";
+      default: boolean;
+      help: string;
+      alias?: string;
+      featureParam?: boolean;
+      /**
+       * true only adds outputs: every key written with false is written with true too, with
+       * the same value (libvmaf's debug). Two runs that differ only here are one run, with true.
+       */
+      addsOutputs?: boolean;
+    }
   | { type: "int"; default: number; min: number; max: number; help: string; alias?: string; featureParam?: boolean }
   | { type: "double"; default: number; min: number; max: number; help: string; alias?: string; featureParam?: boolean }
   | { type: "string"; default: string; choices?: readonly string[]; help: string; alias?: string; featureParam?: boolean };

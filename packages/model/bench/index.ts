@@ -2,6 +2,8 @@ import { Bench } from "tinybench";
 import { FeatureCollector } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
 import { bootstrapScores, loadBuiltInModel, predictScore, predictSvm, readFeatures, scoreModels, type LoadedModel } from "../src/index.ts";
+// libvmaf's extractor list as @vq/score assembles it (@vq/model itself knows no metric package)
+import { EXTRACTORS as extractors } from "../../score/src/catalogue.ts";
 
 /** A golden run's per-frame features, as a scoring pipeline would have collected them. */
 function collected(run: string): { collector: FeatureCollector; frames: number } {
@@ -13,9 +15,9 @@ function collected(run: string): { collector: FeatureCollector; frames: number }
   return { collector, frames: golden.frames.length };
 }
 
-const v061 = await loadBuiltInModel("vmaf_v0.6.1");
-const b063 = await loadBuiltInModel("vmaf_b_v0.6.3");
-const v1 = await loadBuiltInModel("vmaf_v1.0.16_3d0h");
+const v061 = await loadBuiltInModel("vmaf_v0.6.1", { extractors });
+const b063 = await loadBuiltInModel("vmaf_b_v0.6.3", { extractors });
+const v1 = await loadBuiltInModel("vmaf_v1.0.16_3d0h", { extractors });
 const legacy = collected("all");
 const bootstrap = collected("vmaf_b_v0.6.3");
 const modern = collected("vmaf_v1_3d0h");

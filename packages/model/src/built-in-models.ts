@@ -32,7 +32,7 @@ const BUILT_IN: ReadonlyMap<string, () => JsonModule> = new Map<string, () => Js
 export const BUILT_IN_MODELS: readonly string[] = [...BUILT_IN.keys()];
 
 /** Loads a built-in model or bootstrap collection by libvmaf's version name. */
-export async function loadBuiltInModel(version: string, config: ModelConfig = {}): Promise<LoadedModel> {
+export async function loadBuiltInModel(version: string, config: ModelConfig): Promise<LoadedModel> {
   const load = BUILT_IN.get(version);
   if (!load) throw new VqError(`no built-in model "${version}" (built-in models: ${BUILT_IN_MODELS.join(", ")})`);
   const json = (await load()).default;

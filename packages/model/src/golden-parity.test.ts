@@ -6,6 +6,8 @@ import { BUILT_IN_MODELS, loadBuiltInModel } from "./built-in-models.ts";
 import { readModelFile } from "./model-reader.ts";
 import { modelScoreKeys, scoreModels } from "./score-models.ts";
 import type { LoadedModel } from "./vmaf-model.ts";
+// libvmaf's extractor list as @vq/score assembles it (a test-only import: @vq/model itself knows no metric package)
+import { EXTRACTORS } from "../../score/src/catalogue.ts";
 
 const RUNS = ["all", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3", "vmaf_phone", "vmaf_noclip", "vmaf_v1_3d0h", "vmaf_v1_5d0h", "vmaf_v1_1d5h_2160", "vmaf_v1_hfr_3d0h"];
 
@@ -21,7 +23,7 @@ function modelOf(run: GoldenRun): Promise<LoadedModel> {
   const a = modelArgument(run);
   const key = JSON.stringify(a);
   if (!loaded.has(key)) {
-    loaded.set(key, readModelFile(goldenPath(a.path!), { name: a.name, enableTransform: a.enable_transform === "true", disableClip: a.disable_clip === "true" }));
+    loaded.set(key, readModelFile(goldenPath(a.path!), { name: a.name, enableTransform: a.enable_transform === "true", disableClip: a.disable_clip === "true", extractors: EXTRACTORS }));
   }
   return loaded.get(key)!;
 }
@@ -77,7 +79,7 @@ describe("built-in models", () => {
     const pair = goldenPairs()[0]!;
     const run = goldenRun(pair, "vmaf_b_v0.6.3");
     const golden = goldenOutput(run, true);
-    const model = await loadBuiltInModel("vmaf_b_v0.6.3");
+    const model = await loadBuiltInModel("vmaf_b_v0.6.3", { extractors: EXTRACTORS });
     const keys = new Set(modelScoreKeys([model]));
     const collector = featuresOnly(golden, keys);
     scoreModels([model], collector, { frameCount: golden.frames.length });

@@ -15,6 +15,4 @@ export type { ScoreModelsOptions } from "./score-models.ts";
 export { requiredExtractors } from "./required-features.ts";
 export type { RequiredExtractor } from "./required-features.ts";
 export { libvmafOptionString, resolveModelFeature } from "./model-features.ts";
-export { featureAlias } from "./feature-aliases.ts";
-export { LIBVMAF_EXTRACTORS, extractorProviding } from "./extractors/catalogue.ts";
-export type { ModelExtractor } from "./extractors/model-extractor.ts";
+export type { ModelExtractor } from "@vq/core";

@@ -3,6 +3,8 @@ import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
 import { loadBuiltInModel } from "./built-in-models.ts";
 import { libvmafOptionString } from "./model-features.ts";
 import { requiredExtractors } from "./required-features.ts";
+// libvmaf's extractor list as @vq/score assembles it (a test-only import: @vq/model itself knows no metric package)
+import { EXTRACTORS } from "../../score/src/catalogue.ts";
 
 describe("model feature keys", () => {
   // The keys libvmaf wrote in each golden model run are the oracle for our key naming.
@@ -16,7 +18,7 @@ describe("model feature keys", () => {
   ];
   for (const [run, builtIn] of runs) {
     test(`${builtIn}: every model input is a key libvmaf wrote`, async () => {
-      const model = await loadBuiltInModel(builtIn);
+      const model = await loadBuiltInModel(builtIn, { extractors: EXTRACTORS });
       const keys = Object.keys(goldenOutput(goldenRun(goldenPairs()[0]!, run), true).frames[0]!.metrics);
       for (const f of model.model.features) expect(keys).toContain(f.key);
     });
@@ -33,7 +35,7 @@ describe("model feature keys", () => {
 
 describe("required extractors", () => {
   test("v0.6.1: adm, motion, vif with default options, in feature order", async () => {
-    const runs = requiredExtractors([await loadBuiltInModel("vmaf_v0.6.1")]);
+    const runs = requiredExtractors([await loadBuiltInModel("vmaf_v0.6.1", { extractors: EXTRACTORS })]);
     expect(runs.map((r) => [r.extractor, r.instance, r.options])).toEqual([
       ["adm", "adm", {}],
       ["motion", "motion", {}],
@@ -42,7 +44,7 @@ describe("required extractors", () => {
   });
 
   test("a run two models share is listed once; different options make separate runs", async () => {
-    const [a, b, neg] = await Promise.all(["vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg"].map((n) => loadBuiltInModel(n, { name: n })));
+    const [a, b, neg] = await Promise.all(["vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg"].map((n) => loadBuiltInModel(n, { name: n, extractors: EXTRACTORS })));
     expect(requiredExtractors([a!, b!]).length).toBe(3);
     const runs = requiredExtractors([a!, neg!]);
     expect(runs.map((r) => r.instance)).toEqual(["adm", "motion", "vif", "adm_egl_1", "vif_egl_1"]);
@@ -51,11 +53,11 @@ describe("required extractors", () => {
   });
 
   test("a bootstrap collection's models add no runs of their own", async () => {
-    expect(requiredExtractors([await loadBuiltInModel("vmaf_b_v0.6.3")]).map((r) => r.extractor)).toEqual(["adm", "motion", "vif"]);
+    expect(requiredExtractors([await loadBuiltInModel("vmaf_b_v0.6.3", { extractors: EXTRACTORS })]).map((r) => r.extractor)).toEqual(["adm", "motion", "vif"]);
   });
 
   test("v1 models: option-suffixed instances of cambi, speed_chroma, adm, motion", async () => {
-    const runs = requiredExtractors([await loadBuiltInModel("vmaf_v1.0.16_hfr_3d0h")]);
+    const runs = requiredExtractors([await loadBuiltInModel("vmaf_v1.0.16_hfr_3d0h", { extractors: EXTRACTORS })]);
     expect(runs.map((r) => r.extractor)).toEqual(["cambi", "speed_chroma", "adm", "motion"]);
     expect(runs[3]!.options).toEqual({ motion_max_val: "18", motion_five_frame_window: "true", motion_moving_average: "true" });
     expect(runs[3]!.instance).toBe("motion_mffw_mmxv_18_mma");

@@ -1,7 +1,4 @@
-import { formatG, VqError } from "@vq/core";
-import { extractorProviding, LIBVMAF_EXTRACTORS } from "./extractors/catalogue.ts";
-import type { ModelExtractor } from "./extractors/model-extractor.ts";
-import { featureAlias } from "./feature-aliases.ts";
+import { aliasOf, formatG, VqError, type ModelExtractor } from "@vq/core";
 import type { ModelFeature } from "./vmaf-model.ts";
 
 export type RawOptionValue = number | boolean | string;
@@ -28,12 +25,13 @@ export function resolveModelFeature(
   input: { name: string; options: Readonly<Record<string, RawOptionValue>>; slope: number; intercept: number },
   /** Where the name and the options are in the file, for messages. */
   where: { name: string; options: string },
-  extractors: readonly ModelExtractor[] = LIBVMAF_EXTRACTORS,
+  /** The extractors, in libvmaf's registration order: the first that provides the name is the one. */
+  extractors: readonly ModelExtractor[],
   /** `--model ...:EXTRACTOR.opt=val`: options merged over the model's, per extractor name (vmaf_model_feature_overload). */
   overloads: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
 ): ModelFeature {
   const { name, slope, intercept } = input;
-  const extractor = extractorProviding(name, extractors);
+  const extractor = extractors.find((e) => e.provides.includes(name));
   if (!extractor) throw new VqError(`${where.name}: no feature extractor provides "${name}"`);
   const options: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.options)) {
@@ -58,6 +56,6 @@ export function resolveModelFeature(
     extractor: extractor.name,
     options,
     instance: extractor.options.featureName(extractor.name, values),
-    key: extractor.options.featureName(featureAlias(name), values),
+    key: extractor.options.featureName(aliasOf(extractor, name), values),
   };
 }

@@ -106,14 +106,14 @@ function parseBootstrap(json: Record<string, unknown>, source: string, config: M
  * Reads a parsed model file: a single model (`model_dict`) or a bootstrap collection,
  * as libvmaf's vmaf tool does (it tries the model first, then the collection).
  */
-export function parseModel(json: unknown, source: string, config: ModelConfig = {}): LoadedModel {
+export function parseModel(json: unknown, source: string, config: ModelConfig): LoadedModel {
   const name = config.name ?? DEFAULT_NAME;
   if (!isObject(json)) throw new VqError(`${source}: expected a JSON object at the top level`);
   if ("model_dict" in json) return { model: parseEntry(json, name, source, [], config) };
   return parseBootstrap(json, source, config, name);
 }
 
-export function parseModelText(text: string, source: string, config: ModelConfig = {}): LoadedModel {
+export function parseModelText(text: string, source: string, config: ModelConfig): LoadedModel {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -124,7 +124,7 @@ export function parseModelText(text: string, source: string, config: ModelConfig
 }
 
 /** Reads a model file (libvmaf's `--model path=…`). */
-export async function readModelFile(path: string, config: ModelConfig = {}): Promise<LoadedModel> {
+export async function readModelFile(path: string, config: ModelConfig): Promise<LoadedModel> {
   let text: string;
   try {
     text = await new Promise<string>((resolve, reject) => readFile(path, "utf8", (e, t) => (e ? reject(e) : resolve(t))));

@@ -3,6 +3,8 @@ import { FeatureCollector, VqError } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
 import { loadBuiltInModel } from "./built-in-models.ts";
 import { modelScoreKeys, scoreModels } from "./score-models.ts";
+// libvmaf's extractor list as @vq/score assembles it (a test-only import: @vq/model itself knows no metric package)
+import { EXTRACTORS } from "../../score/src/catalogue.ts";
 
 const golden = goldenOutput(goldenRun(goldenPairs()[0]!, "all"), true);
 
@@ -15,8 +17,8 @@ function features(): FeatureCollector {
 
 describe("scoreModels", () => {
   test("models first, then bootstrap collections, in libvmaf's key order", async () => {
-    const b = await loadBuiltInModel("vmaf_b_v0.6.3", { name: "b" });
-    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const b = await loadBuiltInModel("vmaf_b_v0.6.3", { name: "b", extractors: EXTRACTORS });
+    const v = await loadBuiltInModel("vmaf_v0.6.1", { extractors: EXTRACTORS });
     const c = features();
     scoreModels([b, v], c, { frameCount: golden.frames.length });
     const written = c.names().filter((k) => k === "vmaf" || k.startsWith("b"));
@@ -26,22 +28,22 @@ describe("scoreModels", () => {
   });
 
   test("subsample scores every n-th frame only, with the same values", async () => {
-    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const v = await loadBuiltInModel("vmaf_v0.6.1", { extractors: EXTRACTORS });
     const c = features();
     scoreModels([v], c, { frameCount: golden.frames.length, subsample: 5 });
     for (const f of golden.frames) expect(c.get("vmaf", f.frameNum)).toBe(f.frameNum % 5 === 0 ? f.metrics.vmaf! : undefined);
   });
 
   test("two models with one name, or a name a feature has, are refused", async () => {
-    const v = await loadBuiltInModel("vmaf_v0.6.1");
-    const neg = await loadBuiltInModel("vmaf_v0.6.1neg");
+    const v = await loadBuiltInModel("vmaf_v0.6.1", { extractors: EXTRACTORS });
+    const neg = await loadBuiltInModel("vmaf_v0.6.1neg", { extractors: EXTRACTORS });
     expect(() => scoreModels([v, neg], features(), { frameCount: 1 })).toThrow('two models write the score "vmaf": give each model its own name=');
-    const clash = await loadBuiltInModel("vmaf_v0.6.1", { name: "integer_adm2" });
+    const clash = await loadBuiltInModel("vmaf_v0.6.1", { name: "integer_adm2", extractors: EXTRACTORS });
     expect(() => scoreModels([clash], features(), { frameCount: 1 })).toThrow('the score "integer_adm2" already exists as a feature');
   });
 
   test("a missing feature names the model, the key and the frame", async () => {
-    const v = await loadBuiltInModel("vmaf_v0.6.1");
+    const v = await loadBuiltInModel("vmaf_v0.6.1", { extractors: EXTRACTORS });
     const c = new FeatureCollector();
     c.append("integer_adm2", 0, 0.9);
     const e = (() => {

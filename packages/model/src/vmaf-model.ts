@@ -1,4 +1,4 @@
-import type { ModelExtractor } from "./extractors/model-extractor.ts";
+import type { ModelExtractor } from "@vq/core";
 import type { SvmModel } from "./libsvm-model.ts";
 
 export type ModelType = "LIBSVMNUSVR" | "BOOTSTRAP_LIBSVMNUSVR" | "RESIDUEBOOTSTRAP_LIBSVMNUSVR";
@@ -73,6 +73,9 @@ export interface ModelConfig {
   readonly disableClip?: boolean;
   /** Per extractor name, options that override the model's (`--model ...:adm.adm_enhn_gain_limit=1`). */
   readonly overloads?: Readonly<Record<string, Readonly<Record<string, string>>>>;
-  /** Extractors model features are looked up in (default: libvmaf's list). */
-  readonly extractors?: readonly ModelExtractor[];
+  /**
+   * The extractors a model's features are looked up in, in libvmaf's registration order
+   * (@vq/score's EXTRACTORS): @vq/model knows no metric package itself.
+   */
+  readonly extractors: readonly ModelExtractor[];
 }

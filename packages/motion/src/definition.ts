@@ -1,48 +1,11 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { aliasOf, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { MOTION_FEATURES, motionEntry, motionOptions } from "./catalogue.ts";
 
-/** libvmaf's DEFAULT_MOTION_MAX_VAL: the clip that is also the option's upper bound. */
-const DEFAULT_MOTION_MAX_VAL = 10000;
+export { MOTION_FEATURES, motionOptions } from "./catalogue.ts";
 
-/** The options of libvmaf's integer `motion` extractor, with its types, defaults, ranges, flags and aliases. */
-export const motionOptions = defineOptions("motion", {
-  motion_force_zero: { type: "bool", default: false, alias: "force_0", featureParam: true, help: "forcing motion score to zero" },
-  motion_blend_factor: { type: "double", default: 1.0, min: 0.0, max: 1.0, alias: "mbf", featureParam: true, help: "blend motion score given an offset" },
-  motion_blend_offset: { type: "double", default: 40.0, min: 0.0, max: 1000.0, alias: "mbo", featureParam: true, help: "blend motion score starting from this offset" },
-  motion_fps_weight: { type: "double", default: 1.0, min: 0.0, max: 5.0, alias: "mfw", featureParam: true, help: "fps-aware multiplicative weight/correction" },
-  motion_max_val: {
-    type: "double",
-    default: DEFAULT_MOTION_MAX_VAL,
-    min: 0.0,
-    max: DEFAULT_MOTION_MAX_VAL,
-    alias: "mmxv",
-    featureParam: true,
-    help: "maximum value allowed; larger values will be clipped to this value",
-  },
-  motion_five_frame_window: { type: "bool", default: false, alias: "mffw", featureParam: true, help: "use five-frame temporal window" },
-  motion_moving_average: { type: "bool", default: false, alias: "mma", featureParam: true, help: "use moving average for motion scores after first frame" },
-  debug: { type: "bool", default: false, help: "debug mode: enable additional output" },
-});
+const alias = (name: string) => aliasOf(motionEntry, name);
 
 export type MotionOptions = OptionValues<typeof motionOptions.defs>;
-
-/** libvmaf's provided feature names, before aliasing and option suffixes. */
-export const MOTION_FEATURES = {
-  sad: "VMAF_integer_feature_motion_sad_score",
-  motion: "VMAF_integer_feature_motion_score",
-  motion2: "VMAF_integer_feature_motion2_score",
-  motion3: "VMAF_integer_feature_motion3_score",
-} as const;
-
-/** libvmaf's alias table (feature/alias.c) for these names; the sad score has no alias. */
-const MOTION_ALIASES: Record<string, string> = {
-  [MOTION_FEATURES.motion]: "integer_motion",
-  [MOTION_FEATURES.motion2]: "integer_motion2",
-  [MOTION_FEATURES.motion3]: "integer_motion3",
-};
-
-function alias(name: string): string {
-  return MOTION_ALIASES[name] ?? name;
-}
 
 export type MotionFeatureNames = { readonly [K in keyof typeof MOTION_FEATURES]: string };
 
@@ -66,9 +29,9 @@ export function motionFrameDistance(options: MotionOptions): 1 | 2 {
 }
 
 export const motionDefinition: ExtractorDefinition<typeof motionOptions.defs> = {
-  name: "motion",
+  name: motionEntry.name,
   options: motionOptions,
-  temporal: true, // compares with earlier reference frames; motion2/motion3 are written at flush
+  temporal: motionEntry.temporal,
   providedFeatures(options) {
     const n = motionFeatureNames(options);
     return options.debug ? [n.sad, n.motion, n.motion2, n.motion3] : [n.sad, n.motion2, n.motion3];

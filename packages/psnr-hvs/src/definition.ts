@@ -1,13 +1,9 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { PSNR_HVS_NAME, PSNR_HVS_PLANE_NAMES, psnrHvsEntry, psnrHvsOptions } from "./catalogue.ts";
 
-/** libvmaf's psnr_hvs has no options. */
-export const psnrHvsOptions = defineOptions("psnr_hvs", {});
+export { PSNR_HVS_NAME, PSNR_HVS_PLANE_NAMES, psnrHvsOptions } from "./catalogue.ts";
 
 export type PsnrHvsOptions = OptionValues<typeof psnrHvsOptions.defs>;
-
-/** Per-plane scores, then the weighted combination (0.8 Y + 0.1 Cb + 0.1 Cr). */
-export const PSNR_HVS_PLANE_NAMES = ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr"] as const;
-export const PSNR_HVS_NAME = "psnr_hvs";
 
 /** The blocks are 8x8: a plane narrower or shorter has no block, and libvmaf divides 0 by 0. */
 export const BLOCK = 8;
@@ -21,9 +17,9 @@ export function libvmafPlaneSizes(format: PictureFormat): { width: number; heigh
 }
 
 export const psnrHvsDefinition: ExtractorDefinition<typeof psnrHvsOptions.defs> = {
-  name: "psnr_hvs",
+  name: psnrHvsEntry.name,
   options: psnrHvsOptions,
-  temporal: false,
+  temporal: psnrHvsEntry.temporal,
   providedFeatures: () => [...PSNR_HVS_PLANE_NAMES, PSNR_HVS_NAME],
   checkFormat(_options, format) {
     if (format.pixelFormat === "400") {

@@ -1,16 +1,10 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { PSNR_NAMES, psnrEntry, psnrOptions } from "./catalogue.ts";
 
-export const psnrOptions = defineOptions("psnr", {
-  enable_chroma: { type: "bool", default: true, help: "enable calculation for chroma channels" },
-  enable_mse: { type: "bool", default: false, help: "enable MSE calculation" },
-  enable_apsnr: { type: "bool", default: false, help: "enable APSNR calculation" },
-  reduced_hbd_peak: { type: "bool", default: false, help: "reduce hbd peak value to align with scaled 8-bit content" },
-  min_sse: { type: "double", default: 0, min: 0, max: Number.MAX_VALUE, help: "constrain the minimum possible sse" },
-});
+export { PSNR_NAMES, psnrOptions } from "./catalogue.ts";
 
 export type PsnrOptions = OptionValues<typeof psnrOptions.defs>;
 
-export const PSNR_NAMES = ["psnr_y", "psnr_cb", "psnr_cr"] as const;
 export const MSE_NAMES = ["mse_y", "mse_cb", "mse_cr"] as const;
 export const APSNR_NAMES = ["apsnr_y", "apsnr_cb", "apsnr_cr"] as const;
 
@@ -20,9 +14,9 @@ export function scoredPlanes(options: PsnrOptions, format: PictureFormat): numbe
 }
 
 export const psnrDefinition: ExtractorDefinition<typeof psnrOptions.defs> = {
-  name: "psnr",
+  name: psnrEntry.name,
   options: psnrOptions,
-  temporal: true, // APSNR accumulates over the run and is written at flush
+  temporal: psnrEntry.temporal,
   providedFeatures(options, format) {
     const n = format ? scoredPlanes(options, format) : options.enable_chroma ? 3 : 1;
     const names: string[] = [];

@@ -1,21 +1,16 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { FLOAT_ANSNR_NAMES, FLOAT_MOMENT_NAMES, FLOAT_PSNR_NAME, floatAnsnrOptions, floatMomentOptions, floatPsnrOptions } from "./catalogue.ts";
+
+export { FLOAT_ANSNR_NAMES, FLOAT_MOMENT_NAMES, FLOAT_PSNR_NAME, floatAnsnrOptions, floatMomentOptions, floatPsnrOptions } from "./catalogue.ts";
 
 /*
  * libvmaf's legacy float picture statistics: float_psnr, float_ansnr (+ float_anpsnr) and
  * float_moment. None of them has options; all look at the luma plane only.
  */
 
-export const floatPsnrOptions = defineOptions("float_psnr", {});
-export const floatAnsnrOptions = defineOptions("float_ansnr", {});
-export const floatMomentOptions = defineOptions("float_moment", {});
-
 export type FloatPsnrOptions = OptionValues<typeof floatPsnrOptions.defs>;
 export type FloatAnsnrOptions = OptionValues<typeof floatAnsnrOptions.defs>;
 export type FloatMomentOptions = OptionValues<typeof floatMomentOptions.defs>;
-
-export const FLOAT_PSNR_NAME = "float_psnr";
-export const FLOAT_ANSNR_NAMES = ["float_ansnr", "float_anpsnr"] as const;
-export const FLOAT_MOMENT_NAMES = ["float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"] as const;
 
 /**
  * Peak and PSNR cap per bit depth, as float_psnr's and float_ansnr's init set them: the

@@ -1,5 +1,5 @@
 import { CompositeBackend, CpuBackend, ThreadedCpuBackend, VqError, type ExtractionBackend } from "@vq/core";
-import { GpuBackend, isNoAdapterError, sharedGpu, type GpuContext } from "@vq/gpu-core";
+import { GpuBackend, isNoAdapterError, sharedGpu, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
 import type { ResolvedFeature } from "./features.ts";
 
 /** Where to compute: `auto` = the GPU when a hardware adapter exists, else the CPU. */
@@ -54,13 +54,15 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
     notes.push(`the WebGPU adapter is a software renderer (${gpu.description}); computing on the CPU (asking for the gpu backend forces it)`);
     return { backend: cpuOnly(), notes };
   }
-  const onGpu = features.filter((f) => f.entry.gpu);
-  const onCpu = features.filter((f) => !f.entry.gpu);
+  const onGpu = features.filter((f) => f.catalogued.load.gpu);
+  const onCpu = features.filter((f) => !f.catalogued.load.gpu);
   if (onCpu.length && kind === "gpu") {
     notes.push(`no GPU implementation yet for ${onCpu.map((f) => f.entry.definition.name).join(", ")}: computed on the CPU`);
   }
   const backends: ExtractionBackend[] = [];
-  const gpuBackend = onGpu.length ? new GpuBackend(gpu, onGpu.map((f) => f.entry.gpu!(f.options)), { subsample, profile: profileGpu }) : undefined;
+  // The GPU twins' code is loaded only now, for a GPU run.
+  const gpuEntries = (await Promise.all(onGpu.map((f) => f.catalogued.load.gpu!()))) as GpuFeatureEntry[];
+  const gpuBackend = onGpu.length ? new GpuBackend(gpu, gpuEntries.map((e, i) => e.gpu!(onGpu[i]!.options)), { subsample, profile: profileGpu }) : undefined;
   if (gpuBackend) backends.push(gpuBackend);
   if (onCpu.length) backends.push(cpuBackend(onCpu, subsample, threads));
   if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");

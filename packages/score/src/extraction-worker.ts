@@ -1,5 +1,5 @@
-// A CPU extraction worker for `--threads`: builds the extractors it is asked for from
-// the same registry the CLI uses (loading each metric package on first use). The handler
+// A CPU extraction worker for `threads`: builds the extractors it is asked for from the
+// catalogue score() uses (loading each metric package on first use). The handler
 // is installed at once: a message that came before it would be lost.
 import { serveExtractors, VqError } from "@vq/core";
 import { featureEntry } from "./features.ts";

@@ -4,6 +4,8 @@ import { VqError } from "@vq/core";
 export interface FeatureRequest {
   name: string;
   options: Record<string, string>;
+  /** Who asked, for messages: `features` (the default) or `models`. */
+  from?: string;
 }
 
 /**

@@ -1,69 +1,80 @@
-import { VqError, type OptionValues } from "@vq/core";
-import type { GpuFeatureEntry } from "@vq/gpu-core";
+import { VqError, type CatalogueEntry, type FeatureEntry, type OptionDef, type OptionValues } from "@vq/core";
+import { catalogueEntry, EXTRACTORS, FEATURE_NAMES } from "./catalogue.ts";
 import type { FeatureRequest } from "./feature-request.ts";
 
-type Loader = () => Promise<GpuFeatureEntry>;
-const pick = <T>(load: () => Promise<T>, from: (m: T) => unknown): Loader => () => load().then((m) => from(m) as GpuFeatureEntry);
+export { FEATURE_NAMES };
 
-/**
- * Every feature extractor vq has, by libvmaf's name. A metric package is imported only when
- * a run names one of its extractors: a VMAF v0.6.1 run loads vif, adm and motion, not the
- * other seven (module loading is a cold start's first cost).
- */
-const LOADERS: ReadonlyMap<string, Loader> = new Map([
-  ["psnr", pick(() => import("@vq/psnr"), (m) => m.psnrFeature)],
-  ["adm", pick(() => import("@vq/adm"), (m) => m.admFeature)],
-  ["vif", pick(() => import("@vq/vif"), (m) => m.vifFeature)],
-  ["motion", pick(() => import("@vq/motion"), (m) => m.motionFeature)],
-  ["cambi", pick(() => import("@vq/cambi"), (m) => m.cambiFeature)],
-  ["float_ssim", pick(() => import("@vq/ssim"), (m) => m.ssimFeature)],
-  ["float_ms_ssim", pick(() => import("@vq/ssim"), (m) => m.msSsimFeature)],
-  ["speed_chroma", pick(() => import("@vq/speed"), (m) => m.speedChromaFeature)],
-  ["speed_temporal", pick(() => import("@vq/speed"), (m) => m.speedTemporalFeature)],
-  ["ciede", pick(() => import("@vq/ciede"), (m) => m.ciedeFeature)],
-  ["psnr_hvs", pick(() => import("@vq/psnr-hvs"), (m) => m.psnrHvsFeature)],
-  ["float_adm", pick(() => import("@vq/adm"), (m) => m.floatAdmFeature)],
-  ["float_vif", pick(() => import("@vq/vif"), (m) => m.floatVifFeature)],
-  ["float_motion", pick(() => import("@vq/motion"), (m) => m.floatMotionFeature)],
-  ["float_psnr", pick(() => import("@vq/psnr"), (m) => m.floatPsnrFeature)],
-  ["float_ansnr", pick(() => import("@vq/psnr"), (m) => m.floatAnsnrFeature)],
-  ["float_moment", pick(() => import("@vq/psnr"), (m) => m.floatMomentFeature)],
-]);
-
-/** libvmaf's names of the extractors vq has. */
-export const FEATURE_NAMES: readonly string[] = [...LOADERS.keys()];
-
-/** One extractor by libvmaf's name (its package loaded on first use); undefined if vq has none. */
-export async function featureEntry(name: string): Promise<GpuFeatureEntry | undefined> {
-  const entry = await LOADERS.get(name)?.();
-  if (entry && entry.definition.name !== name) throw new Error(`features: "${name}" loads the extractor "${entry.definition.name}"`);
+/** One extractor's CPU code by libvmaf's name (its package loaded on first use); undefined if vq has none. */
+export async function featureEntry(name: string): Promise<FeatureEntry | undefined> {
+  const catalogued = catalogueEntry(name);
+  if (!catalogued) return undefined;
+  const entry = await catalogued.load.cpu();
+  if (entry.definition.name !== name) throw new Error(`catalogue: "${name}" loads the extractor "${entry.definition.name}"`);
   return entry;
 }
 
-/** Every extractor, each package loaded (for tools and tests that list them all). */
-export async function allFeatures(): Promise<ReadonlyMap<string, GpuFeatureEntry>> {
-  return new Map(await Promise.all(FEATURE_NAMES.map(async (n) => [n, (await featureEntry(n))!] as const)));
+/** Every extractor's CPU code, each package loaded (for tools and tests that run them all). */
+export async function allFeatures(): Promise<ReadonlyMap<string, FeatureEntry>> {
+  return new Map(await Promise.all(EXTRACTORS.map(async (e) => [e.name, (await featureEntry(e.name))!] as const)));
 }
 
 export interface ResolvedFeature {
-  entry: GpuFeatureEntry;
+  /** The catalogue's entry: where the GPU code is, if any. */
+  catalogued: CatalogueEntry;
+  /** The definition and CPU code. */
+  entry: FeatureEntry;
   options: OptionValues<any>;
 }
 
-/** Validates feature requests; identical requests collapse into one (libvmaf does the same). */
+interface Asked {
+  request: FeatureRequest;
+  catalogued: CatalogueEntry;
+  options: Record<string, unknown>;
+}
+
+/** Options of two runs that differ, as `name=value` against `name=value`. */
+function differences(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  return Object.keys(a).filter((k) => a[k] !== b[k]);
+}
+
+const by = (r: FeatureRequest) => r.from ?? "features";
+
+/**
+ * Two runs of one extractor under one instance name (libvmaf's name plus non-default
+ * feature parameters) write the same keys. libvmaf keeps the first and drops the other
+ * silently; vq computes one run that gives both what they asked: identical options are one
+ * run, options that only add outputs (debug) are merged to the superset (their other
+ * outputs are equal, as libvmaf's own debug runs show), anything else is refused.
+ */
+function merge(first: Asked, next: Asked): void {
+  const defs = first.catalogued.options.defs as Record<string, OptionDef>;
+  const differing = differences(first.options, next.options);
+  const changesScores = differing.filter((k) => !(defs[k]?.type === "bool" && defs[k].addsOutputs));
+  if (changesScores.length) {
+    const show = (a: Asked) => changesScores.map((k) => `${k}=${String(a.options[k])}`).join(":");
+    throw new VqError(
+      `feature ${first.request.name} is asked for twice with options that change its scores (${by(first.request)}: ${show(first)}; ${by(next.request)}: ${show(next)}): ask for it once, or give one of them a different feature parameter`,
+    );
+  }
+  for (const k of differing) first.options[k] = true;
+}
+
+/**
+ * Validates feature requests and makes each extractor run once per instance name, in the
+ * order first asked (libvmaf registers a model's extractors before --feature ones).
+ */
 export async function resolveFeatures(requests: readonly FeatureRequest[]): Promise<ResolvedFeature[]> {
-  const entries = await Promise.all(requests.map((r) => featureEntry(r.name)));
-  const seen = new Set<string>();
-  const out: ResolvedFeature[] = [];
-  requests.forEach((r, i) => {
-    const entry = entries[i];
-    if (!entry) throw new VqError(`unknown feature "${r.name}" (available: ${FEATURE_NAMES.join(", ")})`);
-    // Identical runs collapse, as libvmaf keys them: the name plus non-default feature parameters and options.
-    const options = entry.definition.options.parseStrings(r.options);
-    const key = `${r.name}:${JSON.stringify(options)}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ entry, options });
-  });
-  return out;
+  const runs = new Map<string, Asked>();
+  for (const request of requests) {
+    const catalogued = catalogueEntry(request.name);
+    if (!catalogued) throw new VqError(`unknown feature "${request.name}" (available: ${FEATURE_NAMES.join(", ")})`);
+    const options = { ...catalogued.options.parseStrings(request.options) } as Record<string, unknown>;
+    const instance = catalogued.options.featureName(catalogued.name, options as OptionValues<any>);
+    const asked = { request, catalogued, options };
+    const first = runs.get(instance);
+    if (first) merge(first, asked);
+    else runs.set(instance, asked);
+  }
+  const entries = await Promise.all([...runs.values()].map((r) => featureEntry(r.catalogued.name)));
+  return [...runs.values()].map((r, i) => ({ catalogued: r.catalogued, entry: entries[i]!, options: r.options as OptionValues<any> }));
 }

@@ -2,6 +2,7 @@ export { score, scoreRequestSchema } from "./score.ts";
 export type { FrameScores, ScoreEvents, ScoreRequest, ScoreRun, ScoreSummary } from "./score.ts";
 export { parseFeatureString } from "./feature-request.ts";
 export type { FeatureRequest } from "./feature-request.ts";
+export { catalogueEntry, EXTRACTORS } from "./catalogue.ts";
 export { allFeatures, featureEntry, FEATURE_NAMES, resolveFeatures } from "./features.ts";
 export type { ResolvedFeature } from "./features.ts";
 export { chooseBackend, cpuBackend } from "./backend.ts";

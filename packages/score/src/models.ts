@@ -1,5 +1,6 @@
 import { VqError } from "@vq/core";
 import { loadBuiltInModel, readModelFile, requiredExtractors, type LoadedModel } from "@vq/model";
+import { EXTRACTORS } from "./catalogue.ts";
 import type { FeatureRequest } from "./feature-request.ts";
 
 export interface ModelArgument {
@@ -56,7 +57,7 @@ export async function loadModels(args: readonly string[]): Promise<LoadedModel[]
   const parsed = (args.length ? args : ["version=vmaf_v0.6.1"]).map((a) => parseModelArgument(a));
   const out: LoadedModel[] = [];
   for (const m of parsed) {
-    const config = { name: m.name, enableTransform: m.enableTransform, disableClip: m.disableClip, overloads: m.overloads };
+    const config = { name: m.name, enableTransform: m.enableTransform, disableClip: m.disableClip, overloads: m.overloads, extractors: EXTRACTORS };
     out.push(m.version ? await loadBuiltInModel(m.version, config) : await readModelFile(m.path!, config));
   }
   return out;
@@ -64,5 +65,5 @@ export async function loadModels(args: readonly string[]): Promise<LoadedModel[]
 
 /** The extractor runs the models need, as feature requests (libvmaf registers them before --feature ones). */
 export function modelFeatureRequests(models: readonly LoadedModel[]): FeatureRequest[] {
-  return requiredExtractors(models).map((r) => ({ name: r.extractor, options: { ...r.options } }));
+  return requiredExtractors(models).map((r) => ({ name: r.extractor, options: { ...r.options }, from: "models" }));
 }

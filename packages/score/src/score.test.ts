@@ -97,6 +97,34 @@ describe("score(): the library API", () => {
     expect(a).toEqual(b);
   });
 
+  test("the docs' example: vif asked with debug by the request and with defaults by the model is one run, its superset", async () => {
+    const run = score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), features: ["psnr", { name: "vif", options: { debug: true } }], backend: "cpu" });
+    const frames: FrameScores[] = [];
+    for await (const f of run) frames.push(f);
+    const all = goldenOutput(goldenRun(pair, "all"), true);
+    const debug = goldenOutput(goldenRun(pair, "debug"), true);
+    const vifKeys = Object.keys(debug.frames[0]!.metrics).filter((k) => k.startsWith("integer_vif"));
+    expect(vifKeys).toContain("integer_vif_num_scale3");
+    expect(frames).toHaveLength(all.frames.length);
+    for (const f of frames) {
+      expect(f.metrics.vmaf).toBe(all.frames[f.frameNum]!.metrics.vmaf!);
+      for (const k of vifKeys) expect(f.metrics[k]).toBe(debug.frames[f.frameNum]!.metrics[k]!);
+    }
+    expect((await run.result).pooled.vmaf).toEqual(all.pooled_metrics.vmaf as never);
+  });
+
+  test("a feature asked twice with options that change its scores is one clear error", async () => {
+    const err = await score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), features: ["psnr", "psnr=min_sse=1"], noPrediction: true, backend: "cpu" }).result.catch((e) => e);
+    expect(err).toBeInstanceOf(VqError);
+    expect(err.message).toContain("feature psnr is asked for twice");
+    expect(err.message).toContain("min_sse=0");
+    expect(err.message).toContain("min_sse=1");
+    // a different feature parameter is a different run, under its own keys, as in libvmaf
+    const both = await score({ reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), features: ["vif=vif_enhn_gain_limit=1"], backend: "cpu" }).result;
+    expect(both.pooled.integer_vif_scale0).toBeDefined();
+    expect(both.pooled.integer_vif_scale0_egl_1).toBeDefined();
+  });
+
   test("validates its options with a message naming the option", async () => {
     const bad = score({ reference: "a.y4m", distorted: "b.y4m", threads: 0 });
     const err = await bad.result.catch((e) => e);

@@ -1,85 +1,13 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
-import { isValidKernelScale } from "@vq/core";
-import { PRESCALE_METHODS } from "./prescale.ts";
+import { aliasOf, isValidKernelScale, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { SPEED_FEATURES, speedChromaEntry, speedChromaOptions, speedTemporalEntry, speedTemporalOptions, type sharedOptions } from "./catalogue.ts";
 import { speedGeometry, type PlaneSize } from "./speed-geometry.ts";
 
-/**
- * The options both SpEED extractors share, as libvmaf's option tables declare them
- * (speed.c): every one is a feature parameter, so non-default values name the outputs.
- */
-const sharedOptions = {
-  speed_kernelscale: {
-    type: "double",
-    default: 1.0,
-    min: 0.1,
-    max: 4.0,
-    alias: "ks",
-    featureParam: true,
-    help: "scaling factor for the gaussian kernel (2.0 means multiplying the standard deviation by 2 and enlarge the kernel size accordingly",
-  },
-  speed_prescale: {
-    type: "double",
-    default: 1.0,
-    min: 0.1,
-    max: 4.0,
-    alias: "ps",
-    featureParam: true,
-    help: "scaling factor for the frame (2.0 means making the image twice as large on each dimension)",
-  },
-  speed_prescale_method: {
-    type: "string",
-    default: "nearest",
-    choices: PRESCALE_METHODS,
-    alias: "psm",
-    featureParam: true,
-    help: "scaling method for the frame, supported options: [nearest, bilinear, bicubic, lanczos4]",
-  },
-  speed_sigma_nn: { type: "double", default: 0.29, min: 0.1, max: 2.0, alias: "snn", featureParam: true, help: "standard deviation of neural noise" },
-  speed_nn_floor: { type: "double", default: 0.0, min: 0.0, max: 1.0, alias: "nnf", featureParam: true, help: "neural noise floor, expressed in percentage of sigma_nn" },
-  speed_max_val: {
-    type: "double",
-    default: 1000.0,
-    min: 0.0,
-    max: 1000.0,
-    alias: "mxv",
-    featureParam: true,
-    help: "maximum value allowed; larger values will be clipped to this value",
-  },
-} as const;
-
-export const speedChromaOptions = defineOptions("speed_chroma", {
-  ...sharedOptions,
-  speed_weight_var_mode: { type: "int", default: 0, min: 0, max: 6, alias: "wvm", featureParam: true, help: "different approaches to perform variance-absed weighting" },
-});
-
-export const speedTemporalOptions = defineOptions("speed_temporal", {
-  ...sharedOptions,
-  speed_use_ref_diff: { type: "bool", default: false, alias: "urd", featureParam: true, help: "debug mode: enable additional output" },
-});
+export { SPEED_FEATURES, speedChromaOptions, speedTemporalOptions } from "./catalogue.ts";
 
 export type SpeedChromaOptions = OptionValues<typeof speedChromaOptions.defs>;
 export type SpeedTemporalOptions = OptionValues<typeof speedTemporalOptions.defs>;
 /** What the SpEED core needs from either extractor's options. */
 export type SpeedOptions = Pick<SpeedChromaOptions, keyof typeof sharedOptions> & { speed_weight_var_mode: number };
-
-/** libvmaf's provided feature names and their aliases (feature/alias.c). */
-export const SPEED_FEATURES = {
-  u: "Speed_chroma_feature_speed_chroma_u_score",
-  v: "Speed_chroma_feature_speed_chroma_v_score",
-  uv: "Speed_chroma_feature_speed_chroma_uv_score",
-  temporal: "Speed_temporal_feature_speed_temporal_score",
-} as const;
-
-const SPEED_ALIASES: Record<string, string> = {
-  [SPEED_FEATURES.u]: "speed_chroma_u",
-  [SPEED_FEATURES.v]: "speed_chroma_v",
-  [SPEED_FEATURES.uv]: "speed_chroma_uv",
-  [SPEED_FEATURES.temporal]: "speed_temporal",
-};
-
-function alias(name: string): string {
-  return SPEED_ALIASES[name] ?? name;
-}
 
 export interface SpeedChromaNames {
   readonly u: string;
@@ -92,11 +20,13 @@ export interface SpeedChromaNames {
  * options sorted by option name (`speed_chroma_uv_mxv_45_nnf_0.1_snn_0.19_wvm_5`).
  */
 export function speedChromaNames(options: SpeedChromaOptions): SpeedChromaNames {
+  const alias = (n: string) => aliasOf(speedChromaEntry, n);
   const name = (raw: string) => alias(speedChromaOptions.featureName(raw, options, alias));
   return { u: name(SPEED_FEATURES.u), v: name(SPEED_FEATURES.v), uv: name(SPEED_FEATURES.uv) };
 }
 
 export function speedTemporalName(options: SpeedTemporalOptions): string {
+  const alias = (n: string) => aliasOf(speedTemporalEntry, n);
   return alias(speedTemporalOptions.featureName(SPEED_FEATURES.temporal, options, alias));
 }
 
@@ -128,9 +58,9 @@ function checkKernelScale(feature: string, kernelScale: number): void {
 }
 
 export const speedChromaDefinition: ExtractorDefinition<typeof speedChromaOptions.defs> = {
-  name: "speed_chroma",
+  name: speedChromaEntry.name,
   options: speedChromaOptions,
-  temporal: false,
+  temporal: speedChromaEntry.temporal,
   providedFeatures(options) {
     const n = speedChromaNames(options);
     return [n.u, n.v, n.uv];
@@ -144,9 +74,9 @@ export const speedChromaDefinition: ExtractorDefinition<typeof speedChromaOption
 };
 
 export const speedTemporalDefinition: ExtractorDefinition<typeof speedTemporalOptions.defs> = {
-  name: "speed_temporal",
+  name: speedTemporalEntry.name,
   options: speedTemporalOptions,
-  temporal: true, // compares each frame with the one before
+  temporal: speedTemporalEntry.temporal, // compares each frame with the one before
   providedFeatures(options) {
     return [speedTemporalName(options)];
   },

@@ -7,10 +7,11 @@
  */
 import type { FloatImage } from "./float-image.ts";
 import type { PlaneSize } from "./speed-geometry.ts";
+import { PRESCALE_METHODS } from "./catalogue.ts";
 
 const f32 = Math.fround;
 
-export const PRESCALE_METHODS = ["nearest", "bilinear", "bicubic", "lanczos4"] as const;
+export { PRESCALE_METHODS };
 export type PrescaleMethod = (typeof PRESCALE_METHODS)[number];
 
 /** One axis of a resampling: per output coordinate, `taps` mirrored source indices and float weights. */

@@ -1,13 +1,9 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues } from "@vq/core";
+import { VqError, type ExtractorDefinition, type OptionValues } from "@vq/core";
 import { checkBitDepth } from "./float-ssim-definition.ts";
 import { WINDOW } from "./ssim-constants.ts";
+import { floatMsSsimEntry, floatMsSsimOptions } from "./catalogue.ts";
 
-/** The options of libvmaf's `float_ms_ssim` (float_ms_ssim.c); none is a feature parameter. */
-export const floatMsSsimOptions = defineOptions("float_ms_ssim", {
-  enable_lcs: { type: "bool", default: false, help: "enable luminance, contrast and structure intermediate output" },
-  enable_db: { type: "bool", default: false, help: "write MS-SSIM values as dB" },
-  clip_db: { type: "bool", default: false, help: "clip dB scores" },
-});
+export { floatMsSsimOptions } from "./catalogue.ts";
 
 export type FloatMsSsimOptions = OptionValues<typeof floatMsSsimOptions.defs>;
 
@@ -24,9 +20,9 @@ export const FLOAT_MS_SSIM_NAMES = { msSsim: "float_ms_ssim", l: perScale("l"), 
 export const MS_SSIM_MIN_SIZE = WINDOW << (MS_SSIM_SCALES - 1);
 
 export const floatMsSsimDefinition: ExtractorDefinition<typeof floatMsSsimOptions.defs> = {
-  name: "float_ms_ssim",
+  name: floatMsSsimEntry.name,
   options: floatMsSsimOptions,
-  temporal: false,
+  temporal: floatMsSsimEntry.temporal,
   providedFeatures(options) {
     const n = FLOAT_MS_SSIM_NAMES;
     return options.enable_lcs ? [n.msSsim, ...n.l, ...n.c, ...n.s] : [n.msSsim];

@@ -1,15 +1,10 @@
-import { defineOptions, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
+import { VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
 import { CONVERTED_BIT_DEPTHS } from "./luma-float.ts";
 import { decimatedSize } from "./decimation-geometry.ts";
 import { WINDOW } from "./ssim-constants.ts";
+import { floatSsimEntry, floatSsimOptions } from "./catalogue.ts";
 
-/** The options of libvmaf's `float_ssim` (float_ssim.c); none is a feature parameter, so names carry no suffix. */
-export const floatSsimOptions = defineOptions("float_ssim", {
-  enable_lcs: { type: "bool", default: false, help: "enable luminance, contrast and structure intermediate output" },
-  enable_db: { type: "bool", default: false, help: "write SSIM values as dB" },
-  clip_db: { type: "bool", default: false, help: "clip dB scores" },
-  scale: { type: "int", default: 0, min: 0, max: 10, help: "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)" },
-});
+export { floatSsimOptions } from "./catalogue.ts";
 
 export type FloatSsimOptions = OptionValues<typeof floatSsimOptions.defs>;
 
@@ -38,9 +33,9 @@ export function checkBitDepth(extractor: string, format: PictureFormat): void {
 }
 
 export const floatSsimDefinition: ExtractorDefinition<typeof floatSsimOptions.defs> = {
-  name: "float_ssim",
+  name: floatSsimEntry.name,
   options: floatSsimOptions,
-  temporal: false,
+  temporal: floatSsimEntry.temporal,
   providedFeatures(options) {
     const n = FLOAT_SSIM_NAMES;
     return options.enable_lcs ? [n.ssim, n.l, n.c, n.s] : [n.ssim];

@@ -4,9 +4,11 @@
  * default prescale of 1 the picture passes unchanged.
  */
 
+import { PRESCALE_METHODS } from "./catalogue.ts";
+
 const f32 = Math.fround;
 
-export const PRESCALE_METHODS = ["nearest", "bilinear", "bicubic", "lanczos4"] as const;
+export { PRESCALE_METHODS };
 export type PrescaleMethod = (typeof PRESCALE_METHODS)[number];
 
 /** VIF_BILINEAR_MAX_WIDTH: libvmaf's bilinear tables hold at most this many columns. */

@@ -1,12 +1,13 @@
 import type { FeatureEntry } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
-import { vifDefinition } from "./definition.ts";
-import { VifCpu } from "./vif-cpu.ts";
+import type { vifDefinition } from "./definition.ts";
+import { vifCpuFeature } from "./vif-feature-cpu.ts";
 import { VifGpu } from "./vif-gpu.ts";
 import { floatVifDefinition } from "./float-vif-definition.ts";
 import { FloatVifCpu } from "./float-vif-cpu.ts";
 
 export { vifDefinition, vifOptions, vifFeatureNames, VIF_FEATURES, VIF_MIN_SIZE, DEFAULT_VIF_ENHN_GAIN_LIMIT } from "./definition.ts";
+export { vifEntry, floatVifEntry } from "./catalogue.ts";
 export type { VifOptions, VifFeatureNames } from "./definition.ts";
 export { VifCpu, createVifCpu } from "./vif-cpu.ts";
 export { VifScaleStatistic } from "./vif-statistic.ts";
@@ -21,8 +22,7 @@ export { VIF_FILTERS, VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
 
 /** What the CLI and the scoring pipeline need to run vif on either backend. */
 export const vifFeature: GpuFeatureEntry<typeof vifDefinition.options.defs> = {
-  definition: vifDefinition,
-  cpu: (options) => new VifCpu(options),
+  ...vifCpuFeature,
   gpu: (options) => new VifGpu(options),
 };
 
