@@ -1,5 +1,5 @@
 import { VqError, packedLayout, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuFrame, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { planeUniforms, stageKernel, type Bindings, type GpuFrame, type PassRecorder, type StageKernel, type StageKernelSpec } from "@vq/gpu-core";
 import { decimatedSize } from "./decimation-geometry.ts";
 import { WINDOW } from "./ssim-constants.ts";
 import { SSIM_KERNELS, SUM_WORDS } from "./ssim-gpu-kernels.ts";
@@ -14,12 +14,12 @@ export interface GpuLevel {
   readonly cmp: GPUBuffer;
 }
 
-/** One dispatch, its bind group built once per frame slot or result buffer it meets. */
+/** One dispatch: its kernel and what it binds for a frame and its result slice. */
 interface Step {
   readonly label: string;
-  readonly pipeline: GPUComputePipeline;
+  readonly kernel: StageKernel;
   readonly workgroups: readonly [number, number];
-  bindGroup(frame: GpuFrame, results: GPUBuffer, resultOffset: number): GPUBindGroup;
+  bindings(frame: GpuFrame, results: GPUBuffer, resultOffset: number): Bindings;
 }
 
 /** Workgroups covering width × height threads in tiles of tx × ty. */
@@ -42,7 +42,8 @@ export class SsimGpuPlan {
   private readonly owned: GPUBuffer[] = [];
   /** Pixel count (windows) of each scale's SSIM map. */
   private readonly windows: number[] = [];
-  private maps: GPUBuffer[] = [];
+  /** The horizontal pass's maps, by their WGSL names. */
+  private maps?: { map_ref: GPUBuffer; map_cmp: GPUBuffer; map_ref_sq: GPUBuffer; map_cmp_sq: GPUBuffer; map_product: GPUBuffer };
   private rowSums?: GPUBuffer;
   private rows = 0;
   private readonly sums: SsimSums = { ssim: 0, l: 0, c: 0, s: 0 };
@@ -64,20 +65,11 @@ export class SsimGpuPlan {
     const scaler = { 8: 1, 10: 4, 12: 16, 16: 256 }[this.format.bitDepth] ?? 1;
     const params = this.params({ width: to.width, height: to.height, tap: 1 / scaler });
     const planes = this.uniform(planeUniforms(this.format, packedLayout(this.format).planes), "planes");
-    const pipeline = computePipeline(this.device, SSIM_KERNELS.luma);
-    const groups = new WeakMap<object, GPUBindGroup>();
     this.steps.push({
       label: `${this.extractor} luma`,
-      pipeline,
+      kernel: stageKernel(this.device, SSIM_KERNELS.luma),
       workgroups: tiles(to.width, to.height, 16, 16),
-      bindGroup: (frame) => {
-        let g = groups.get(frame.ref);
-        if (!g) {
-          g = this.group(pipeline, [frame.ref, frame.dist, planes, params, to.ref, to.cmp]);
-          groups.set(frame.ref, g);
-        }
-        return g;
-      },
+      bindings: (frame) => ({ ref_frame: frame.ref, dist_frame: frame.dist, planes, params, luma_ref: to.ref, luma_cmp: to.cmp }),
     });
   }
 
@@ -85,7 +77,7 @@ export class SsimGpuPlan {
   boxDecimate(from: GpuLevel, factor: number): GpuLevel {
     const to = this.level(decimatedSize(from.width, factor), decimatedSize(from.height, factor));
     const params = this.params({ width: from.width, height: from.height, outWidth: to.width, outHeight: to.height, factor, tap: 1 / (factor * factor) });
-    this.fixedStep(`${this.extractor} decimate`, SSIM_KERNELS.boxDecimate, tiles(to.width, to.height, 16, 16), [null, null, null, params, from.ref, from.cmp, to.ref, to.cmp]);
+    this.fixedStep(`${this.extractor} decimate`, SSIM_KERNELS.boxDecimate, tiles(to.width, to.height, 16, 16), { params, src_ref: from.ref, src_cmp: from.cmp, dst_ref: to.ref, dst_cmp: to.cmp });
     return to;
   }
 
@@ -93,7 +85,7 @@ export class SsimGpuPlan {
   waveletDecimate(from: GpuLevel): GpuLevel {
     const to = this.level(decimatedSize(from.width, 2), decimatedSize(from.height, 2));
     const params = this.params({ width: from.width, height: from.height, outWidth: to.width, outHeight: to.height });
-    this.fixedStep(`${this.extractor} decimate`, SSIM_KERNELS.waveletDecimate, tiles(to.width, to.height, 16, 16), [null, null, null, params, from.ref, from.cmp, to.ref, to.cmp]);
+    this.fixedStep(`${this.extractor} decimate`, SSIM_KERNELS.waveletDecimate, tiles(to.width, to.height, 16, 16), { params, src_ref: from.ref, src_cmp: from.cmp, dst_ref: to.ref, dst_cmp: to.cmp });
     return to;
   }
 
@@ -104,36 +96,27 @@ export class SsimGpuPlan {
     const outW = level.width - WINDOW + 1;
     const outH = level.height - WINDOW + 1;
     // the horizontal maps are shared by every scale: the first (largest) sizes them
-    if (!this.maps.length) this.maps = ["ref", "cmp", "ref²", "cmp²", "ref·cmp"].map((m) => this.buffer(outW * level.height * 4, `${this.extractor} map ${m}`));
+    if (!this.maps) {
+      const map = (m: string) => this.buffer(outW * level.height * 4, `${this.extractor} map ${m}`);
+      this.maps = { map_ref: map("ref"), map_cmp: map("cmp"), map_ref_sq: map("ref²"), map_cmp_sq: map("cmp²"), map_product: map("ref·cmp") };
+    }
+    const maps = this.maps;
     const params = this.params({ width: level.width, height: level.height, outWidth: outW, outHeight: outH, firstRow: this.rows, scale });
-    this.fixedStep(`${this.extractor} horizontal`, SSIM_KERNELS.horizontal, tiles(outW, level.height, 64, 4), [null, null, null, params, level.ref, level.cmp, ...this.maps]);
+    this.fixedStep(`${this.extractor} horizontal`, SSIM_KERNELS.horizontal, tiles(outW, level.height, 64, 4), { params, src_ref: level.ref, src_cmp: level.cmp, ...maps });
     // the row sums buffer exists once every scale is known (seal): these steps bind it then
-    const vertical = computePipeline(this.device, SSIM_KERNELS.vertical);
-    let verticalGroup: GPUBindGroup | undefined;
     this.steps.push({
       label: `${this.extractor} vertical`,
-      pipeline: vertical,
+      kernel: stageKernel(this.device, SSIM_KERNELS.vertical),
       workgroups: [outH, 1],
-      bindGroup: () => (verticalGroup ??= this.group(vertical, [null, null, null, params, null, null, ...this.maps, this.sealed()])),
+      bindings: () => ({ params, ...maps, row_sums: this.sealed() }),
     });
-    const rowSums = computePipeline(this.device, SSIM_KERNELS.rowSums);
-    // by result buffer and offset: a batch's frames write to different offsets of one buffer
-    const resultGroups = new WeakMap<object, Map<number, GPUBindGroup>>();
+    const sumsSize = SsimGpuPlan.resultWords(this.scales) * 4;
     this.steps.push({
       label: `${this.extractor} row sums`,
-      pipeline: rowSums,
+      kernel: stageKernel(this.device, SSIM_KERNELS.rowSums),
       workgroups: [1, 1],
-      bindGroup: (_frame, results, offset) => {
-        let byOffset = resultGroups.get(results);
-        if (!byOffset) resultGroups.set(results, (byOffset = new Map()));
-        let g = byOffset.get(offset);
-        if (!g) {
-          const bindings = [null, null, null, params, null, null, null, null, null, null, null, this.sealed()];
-          g = this.group(rowSums, bindings, { buffer: results, offset, size: SsimGpuPlan.resultWords(this.scales) * 4 });
-          byOffset.set(offset, g);
-        }
-        return g;
-      },
+      // a batch's frames write to different offsets of one result buffer
+      bindings: (_frame, results, offset) => ({ params, row_sums: this.sealed(), sums: { buffer: results, offset, size: sumsSize } }),
     });
     this.windows.push(outW * outH);
     this.rows += outH;
@@ -151,13 +134,7 @@ export class SsimGpuPlan {
   }
 
   encode(passes: PassRecorder, frame: GpuFrame, results: GPUBuffer, resultOffset: number): void {
-    for (const step of this.steps) {
-      const pass = passes.beginComputePass(step.label);
-      pass.setPipeline(step.pipeline);
-      pass.setBindGroup(0, step.bindGroup(frame, results, resultOffset));
-      pass.dispatchWorkgroups(step.workgroups[0], step.workgroups[1]);
-      pass.end();
-    }
+    for (const step of this.steps) step.kernel.dispatch(passes, step.bindings(frame, results, resultOffset), step.workgroups, step.label);
   }
 
   /** One scale's SSIM means from the frame's result words (f32 pairs, added in double). */
@@ -176,17 +153,8 @@ export class SsimGpuPlan {
     this.owned.length = 0;
   }
 
-  private fixedStep(label: string, spec: KernelSpec, workgroups: readonly [number, number], buffers: (GPUBuffer | null)[]): void {
-    const pipeline = computePipeline(this.device, spec);
-    const group = this.group(pipeline, buffers);
-    this.steps.push({ label, pipeline, workgroups, bindGroup: () => group });
-  }
-
-  private group(pipeline: GPUComputePipeline, buffers: (GPUBuffer | GPUBufferBinding | null)[], last?: GPUBufferBinding): GPUBindGroup {
-    const entries: GPUBindGroupEntry[] = [];
-    buffers.forEach((b, binding) => b && entries.push({ binding, resource: "buffer" in b ? b : { buffer: b } }));
-    if (last) entries.push({ binding: buffers.length, resource: last });
-    return this.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+  private fixedStep(label: string, spec: StageKernelSpec, workgroups: readonly [number, number], bindings: Bindings): void {
+    this.steps.push({ label, kernel: stageKernel(this.device, spec), workgroups, bindings: () => bindings });
   }
 
   /** A SsimParams uniform (params.wgsl). */
