@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { CubeShifts, maskedCube, maskedCubeExact } from "./contrast-masking.ts";
 import { scaledMagnitudeQ32, weightQ32 } from "./csf-bands.ts";
-import { fma, fmaExact } from "./fma.ts";
+import { fma, fmaExact } from "@vq/core";
 import { int64ToFloat32, splitToFloat32 } from "./int64.ts";
 import { ONE_THIRD_F, powf } from "./powf.ts";
 

@@ -1,4 +1,4 @@
-import { fma } from "./fma.ts";
+import { fma } from "@vq/core";
 
 /**
  * glibc's powf (the table-driven algorithm glibc 2.28+ ships, in the FMA build that

@@ -1,9 +1,11 @@
+import { glibcExp } from "@vq/core";
 import type { SvmModel } from "./libsvm-model.ts";
 
 /**
  * libsvm's RBF kernel exp(-gamma * |x - sv|^2), summed as libsvm does: one pass over
  * both sparse vectors in index order (x holds indices 1..n densely), squaring the
- * difference where both have the index and the lone value elsewhere.
+ * difference where both have the index and the lone value elsewhere. exp is glibc's, as
+ * libvmaf's: V8's Math.exp (Node, Deno) differs from it in the last bit now and then.
  */
 function rbf(model: SvmModel, sv: number, x: Float64Array): number {
   const { indices, values } = model;
@@ -29,7 +31,7 @@ function rbf(model: SvmModel, sv: number, x: Float64Array): number {
   }
   for (; i < x.length; i++) sum += x[i]! * x[i]!;
   for (; y < end; y++) sum += values[y]! * values[y]!;
-  return Math.exp(-model.gamma * sum);
+  return glibcExp(-model.gamma * sum);
 }
 
 /**
