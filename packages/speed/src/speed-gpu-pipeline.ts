@@ -1,5 +1,5 @@
 import { packedLayout, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrameBatch, type KernelSpec, type PassRecorder } from "@vq/gpu-core";
+import { bufferFrom, planeUniforms, stageKernel, type Bindings, type GpuContext, type GpuFrameBatch, type PassRecorder, type StageKernel, type StageKernelSpec } from "@vq/gpu-core";
 import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
 import blockTermsWgsl from "../../../shaders/speed/block-terms.wgsl" with { type: "text" };
 import covarianceWgsl from "../../../shaders/speed/covariance.wgsl" with { type: "text" };
@@ -29,15 +29,15 @@ export const PAIR_RESULT_WORDS = 2;
 const KERNELS = ["decimate", "remove_local_mean", "means", "covariance", "fit", "block_terms", "score"] as const;
 type Kernel = (typeof KERNELS)[number];
 
-/** Which bindings each kernel reads (its pipeline's automatic layout has exactly these). */
-const KERNEL_BINDINGS: Record<Kernel, readonly number[]> = {
-  decimate: [0, 1, 2, 3, 4, 5],
-  remove_local_mean: [3, 4, 5, 6],
-  means: [3, 6],
-  covariance: [3, 6],
-  fit: [3, 6],
-  block_terms: [3, 6],
-  score: [3, 6, 9],
+/** Which bindings each kernel reads, by WGSL name (its pipeline's automatic layout has exactly these). */
+const KERNEL_BINDINGS: Record<Kernel, readonly string[]> = {
+  decimate: ["ref_frame", "dist_frame", "planes", "params", "tables", "raw"],
+  remove_local_mean: ["params", "tables", "raw", "work"],
+  means: ["params", "work"],
+  covariance: ["params", "work"],
+  fit: ["params", "work"],
+  block_terms: ["params", "work"],
+  score: ["params", "work", "scores"],
 };
 
 function floatBits(x: number): number {
@@ -68,13 +68,12 @@ export interface SpeedBatchViews {
 export class SpeedGpuPipeline {
   readonly resultWords: number;
   private readonly imageWords: number;
-  private readonly kernels: Record<Kernel, KernelSpec>;
-  private pipelines?: Record<Kernel, GPUComputePipeline>;
+  private readonly specs: Record<Kernel, StageKernelSpec>;
+  private kernels?: Record<Kernel, StageKernel>;
   private device?: GPUDevice;
   private buffers: GPUBuffer[] = [];
-  private readonly owned: Partial<Record<number, GPUBuffer>> = {};
-  /** Per frame buffer, by the views' offsets: built once per place in the runner's ring. */
-  private readonly groups = new WeakMap<GPUBuffer, Map<string, { dist: GPUBuffer; results: GPUBuffer; groups: GPUBindGroup[] }>>();
+  /** The buffers this pipeline binds, by their WGSL names. */
+  private readonly owned: Record<string, GPUBuffer> = {};
   private params?: Uint32Array<ArrayBuffer>;
   private maxBatch = 1;
 
@@ -84,8 +83,8 @@ export class SpeedGpuPipeline {
   }
 
   /**
-   * @param sourceBindings bindings beyond the frame's that the source reads (7 and 8 for
-   *   the previous frame), added to the decimation kernel's layout
+   * @param sourceBindings bindings beyond the frame's that the source reads (prev_ref and
+   *   prev_dist for the previous frame), added to the decimation kernel's
    */
   constructor(
     private readonly label: string,
@@ -93,7 +92,7 @@ export class SpeedGpuPipeline {
     private readonly images: number,
     private readonly geometry: SpeedGeometry,
     private readonly options: SpeedOptions,
-    private readonly sourceBindings: readonly number[] = [],
+    sourceBindings: readonly string[] = [],
   ) {
     const g = geometry;
     // params.wgsl's work_*: detail, covariance sums, means, eigenvalues, 2 flags, Q' and R, block terms
@@ -105,7 +104,8 @@ export class SpeedGpuPipeline {
       decimate: { AA_TAPS: antialiasFilter(options.speed_kernelscale).length },
       remove_local_mean: { LM_TAPS: localMeanFilter(options.speed_kernelscale).length },
     };
-    this.kernels = Object.fromEntries(KERNELS.map((k) => [k, { label: `${label} ${k}`, code, entryPoint: k, constants: taps[k] }])) as Record<Kernel, KernelSpec>;
+    const uses = (k: Kernel) => (k === "decimate" ? [...KERNEL_BINDINGS[k], ...sourceBindings] : KERNEL_BINDINGS[k]);
+    this.specs = Object.fromEntries(KERNELS.map((k) => [k, { label: `${label} ${k}`, code, entryPoint: k, constants: taps[k], uses: uses(k) }])) as Record<Kernel, StageKernelSpec>;
   }
 
   /** `maxBatch`: the most frames one `encode` gets (the intermediates are sized by it). */
@@ -113,8 +113,8 @@ export class SpeedGpuPipeline {
     const { device } = gpu;
     this.device = device;
     this.maxBatch = maxBatch;
-    this.pipelines = Object.fromEntries(KERNELS.map((k) => [k, computePipeline(device, this.kernels[k])])) as Record<Kernel, GPUComputePipeline>;
-    const create = (binding: number, label: string, size: number, usage: number, data?: Uint32Array<ArrayBuffer>) => {
+    this.kernels = Object.fromEntries(KERNELS.map((k) => [k, stageKernel(device, this.specs[k])])) as Record<Kernel, StageKernel>;
+    const create = (binding: string, label: string, size: number, usage: number, data?: Uint32Array<ArrayBuffer>) => {
       const b = device.createBuffer({ label: `${this.label} ${label}`, size: Math.max(16, size), usage: usage | GPUBufferUsage.COPY_DST });
       if (data) device.queue.writeBuffer(b, 0, data);
       this.buffers.push(b);
@@ -122,12 +122,12 @@ export class SpeedGpuPipeline {
     };
     const { params, tables } = this.parameters(useRefDiff, format.bitDepth);
     const { width, height } = this.geometry.decimated;
-    create(2, "planes", 64, GPUBufferUsage.UNIFORM, planeUniforms(format, packedLayout(format).planes));
+    create("planes", "planes", 64, GPUBufferUsage.UNIFORM, planeUniforms(format, packedLayout(format).planes));
     this.params = params;
-    create(3, "params", PARAM_WORDS * 4, GPUBufferUsage.UNIFORM, params);
-    create(4, "tables", tables.byteLength, GPUBufferUsage.STORAGE, tables);
-    create(5, "decimated", maxBatch * this.images * width * height * 4, GPUBufferUsage.STORAGE);
-    create(6, "work", maxBatch * this.images * this.imageWords * 4, GPUBufferUsage.STORAGE);
+    create("params", "params", PARAM_WORDS * 4, GPUBufferUsage.UNIFORM, params);
+    create("tables", "tables", tables.byteLength, GPUBufferUsage.STORAGE, tables);
+    create("raw", "decimated", maxBatch * this.images * width * height * 4, GPUBufferUsage.STORAGE);
+    create("work", "work", maxBatch * this.images * this.imageWords * 4, GPUBufferUsage.STORAGE);
   }
 
   /** The params uniform (params.wgsl's SpeedParams) and the taps and prescale tables it locates. */
@@ -160,19 +160,14 @@ export class SpeedGpuPipeline {
    * Records the kernels for `count` frames, one compute pass each (so that `--gpu-profile`
    * shows each); `extra` binds what the source reads beyond the frames.
    */
-  encode(passes: PassRecorder, views: SpeedBatchViews, count: number, extra: Record<number, GPUBuffer> = {}): void {
+  encode(passes: PassRecorder, views: SpeedBatchViews, count: number, extra: Bindings = {}): void {
     if (count > this.maxBatch) throw new Error(`${this.label}: a batch of ${count} frames, sized for ${this.maxBatch}`);
     this.writeStrides(views);
-    const groups = this.bindGroups(views, extra);
-    const p = this.pipelines!;
+    // each kernel binds what it uses of these (KERNEL_BINDINGS)
+    const bindings = { ref_frame: views.ref, dist_frame: views.dist, scores: views.results, ...this.owned, ...extra };
+    const kernels = this.kernels!;
     const { width, height } = this.geometry.decimated;
-    const run = (k: Kernel, x: number, y: number, z: number) => {
-      const pass = passes.beginComputePass(`${this.label} ${k}`);
-      pass.setPipeline(p[k]);
-      pass.setBindGroup(0, groups[KERNELS.indexOf(k)]!);
-      pass.dispatchWorkgroups(x, y, z);
-      pass.end();
-    };
+    const run = (k: Kernel, x: number, y: number, z: number) => kernels[k].dispatch(passes, bindings, [x, y, z]);
     const images = count * this.images;
     const pairs = images / 2;
     run("decimate", Math.ceil(width / 8), Math.ceil(height / 8), images);
@@ -191,31 +186,7 @@ export class SpeedGpuPipeline {
     const params = this.params!;
     if (words.every((w, i) => params[BATCH_WORDS_AT + 1 + i] === w)) return;
     params.set(words, BATCH_WORDS_AT + 1);
-    this.device!.queue.writeBuffer(this.owned[3]!, 0, params);
-  }
-
-  /** Bind groups depend only on the views (which rotate with the runner's ring): built once each. */
-  private bindGroups(views: SpeedBatchViews, extra: Record<number, GPUBuffer>): GPUBindGroup[] {
-    const refBuffer = views.ref.buffer;
-    let byOffsets = this.groups.get(refBuffer);
-    if (!byOffsets) this.groups.set(refBuffer, (byOffsets = new Map()));
-    const key = `${views.ref.offset ?? 0}:${views.dist.offset ?? 0}:${views.results.offset ?? 0}`;
-    let cached = byOffsets.get(key);
-    if (!cached || cached.dist !== views.dist.buffer || cached.results !== views.results.buffer) {
-      const resources: Record<number, GPUBufferBinding> = { 0: views.ref, 1: views.dist, 9: views.results };
-      for (const [b, buffer] of Object.entries({ ...this.owned, ...extra })) resources[Number(b)] = { buffer: buffer! };
-      const groups = KERNELS.map((k) => {
-        const bindings = k === "decimate" ? [...KERNEL_BINDINGS[k], ...this.sourceBindings] : KERNEL_BINDINGS[k];
-        return this.device!.createBindGroup({
-          label: `${this.label} ${k}`,
-          layout: this.pipelines![k].getBindGroupLayout(0),
-          entries: bindings.map((binding) => ({ binding, resource: resources[binding]! })),
-        });
-      });
-      cached = { dist: views.dist.buffer, results: views.results.buffer, groups };
-      byOffsets.set(key, cached);
-    }
-    return cached.groups;
+    this.device!.queue.writeBuffer(this.owned.params!, 0, params);
   }
 
   /** Pair `index` of a frame's result words. */
@@ -230,17 +201,12 @@ export class SpeedGpuPipeline {
   }
 }
 
-/** A view of `buffer` from `offset` on. */
-function from(buffer: GPUBuffer, offset: number): GPUBufferBinding {
-  return { buffer, offset, size: buffer.size - offset };
-}
-
 /** The views of a runner's batch. */
 export function batchViews(batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): SpeedBatchViews {
   return {
-    ref: from(batch.ref, batch.base * batch.refStride),
-    dist: from(batch.dist, batch.base * batch.distStride),
-    results: from(results, resultOffset),
+    ref: bufferFrom(batch.ref, batch.base * batch.refStride),
+    dist: bufferFrom(batch.dist, batch.base * batch.distStride),
+    results: bufferFrom(results, resultOffset),
     refStride: batch.refStride,
     distStride: batch.distStride,
     resultStride,

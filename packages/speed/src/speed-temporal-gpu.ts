@@ -1,5 +1,5 @@
 import { alignUp, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { LUMA_INPUTS, computePipeline, type GpuContext, type GpuFrame, type GpuFrameBatch, type GpuStage, type PassRecorder } from "@vq/gpu-core";
+import { LUMA_INPUTS, stageKernel, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type StageKernel } from "@vq/gpu-core";
 import keepLumaWgsl from "../../../shaders/speed/keep-luma.wgsl" with { type: "text" };
 import temporalSourceWgsl from "../../../shaders/speed/temporal-source.wgsl" with { type: "text" };
 import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "./definition.ts";
@@ -28,9 +28,7 @@ export class SpeedTemporalGpu implements GpuStage {
   private pipeline?: SpeedGpuPipeline;
   private previous?: { ref: GPUBuffer; dist: GPUBuffer };
   private lumaBytes = 0;
-  private keep?: GPUComputePipeline;
-  private keepGroups = new WeakMap<object, GPUBindGroup>();
-  private device?: GPUDevice;
+  private keep?: StageKernel;
 
   constructor(readonly options: SpeedTemporalOptions) {
     this.name = speedTemporalName(options);
@@ -40,46 +38,24 @@ export class SpeedTemporalGpu implements GpuStage {
     speedTemporalDefinition.checkFormat?.(this.options, format);
     this.close();
     const geometry = speedGeometry(format, this.options.speed_prescale, "feature speed_temporal");
-    this.pipeline = new SpeedGpuPipeline(this.label, temporalSourceWgsl, IMAGES, geometry, { ...this.options, speed_weight_var_mode: 0 }, [7, 8]);
+    this.pipeline = new SpeedGpuPipeline(this.label, temporalSourceWgsl, IMAGES, geometry, { ...this.options, speed_weight_var_mode: 0 }, ["prev_ref", "prev_dist"]);
     this.pipeline.init(gpu, format, maxBatch, this.options.speed_use_ref_diff);
     // the luma plane comes first in the frame buffer; copies move whole words
     const luma = packedLayout(format).planes[0]!;
     this.lumaBytes = alignUp(luma.width * luma.height * (format.bitDepth > 8 ? 2 : 1), 4);
     const previous = (label: string) => gpu.device.createBuffer({ label: `speed_temporal previous ${label}`, size: this.lumaBytes, usage: GPUBufferUsage.STORAGE });
     this.previous = { ref: previous("ref"), dist: previous("dist") };
-    this.keep = computePipeline(gpu.device, KEEP_LUMA);
-    this.device = gpu.device;
+    this.keep = stageKernel(gpu.device, KEEP_LUMA);
   }
 
   /** The batch's frames, then its last frame's luma kept for the next batch. */
   encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
     const prev = this.previous!;
     // The video's first frame has no previous one: its score is 0 (collect), whatever the kernels make of it.
-    if (batch.first > 0 || batch.count > 1) this.pipeline!.encode(passes, batchViews(batch, results, resultOffset, resultStride), batch.count, { 7: prev.ref, 8: prev.dist });
-    const pass = passes.beginComputePass("speed_temporal keep luma");
-    pass.setPipeline(this.keep!);
-    pass.setBindGroup(0, this.keepGroup(batch.frames[batch.count - 1]!));
-    pass.dispatchWorkgroups(Math.min(Math.ceil(this.lumaBytes / 4 / 256), 4096));
-    pass.end();
-  }
-
-  private keepGroup(frame: GpuFrame): GPUBindGroup {
-    let g = this.keepGroups.get(frame.ref);
-    if (!g) {
-      const prev = this.previous!;
-      g = this.device!.createBindGroup({
-        label: "speed_temporal keep luma",
-        layout: this.keep!.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: frame.ref },
-          { binding: 1, resource: frame.dist },
-          { binding: 7, resource: { buffer: prev.ref } },
-          { binding: 8, resource: { buffer: prev.dist } },
-        ],
-      });
-      this.keepGroups.set(frame.ref, g);
-    }
-    return g;
+    const previous = { prev_ref: prev.ref, prev_dist: prev.dist };
+    if (batch.first > 0 || batch.count > 1) this.pipeline!.encode(passes, batchViews(batch, results, resultOffset, resultStride), batch.count, previous);
+    const last = batch.frames[batch.count - 1]!;
+    this.keep!.dispatch(passes, { ref_frame: last.ref, dist_frame: last.dist, ...previous }, Math.min(Math.ceil(this.lumaBytes / 4 / 256), 4096));
   }
 
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
@@ -91,7 +67,6 @@ export class SpeedTemporalGpu implements GpuStage {
     this.previous?.ref.destroy();
     this.previous?.dist.destroy();
     this.previous = undefined;
-    this.keepGroups = new WeakMap();
   }
 }
 
