@@ -34,3 +34,4 @@ export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLa
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./ffmpeg-reader.ts";
 export type { FfmpegOptions } from "./ffmpeg-reader.ts";
 export { gaussianTaps, isValidKernelScale, vifFilter, vifFilterSize } from "./vif-gaussian.ts";
+export { FRAME_SCALING_OPTIONS, PRESCALE_METHODS } from "./frame-scaling-options.ts";

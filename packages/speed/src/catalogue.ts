@@ -1,41 +1,18 @@
 // speed_chroma's and speed_temporal's catalogue entries (adr/0022-extractor-catalogue.md):
 // facts only; the code is loaded on use through `load`.
-import { defineOptions, type CatalogueEntry } from "@vq/core";
+import { defineOptions, FRAME_SCALING_OPTIONS, PRESCALE_METHODS, type CatalogueEntry } from "@vq/core";
 
-/** The frame prescaling methods, as libvmaf names them. */
-export const PRESCALE_METHODS = ["nearest", "bilinear", "bicubic", "lanczos4"] as const;
+/** The frame prescaling methods, as libvmaf names them (float_vif shares them). */
+export { PRESCALE_METHODS };
 
 /**
  * The options both SpEED extractors share, as libvmaf's option tables declare them
  * (speed.c): every one is a feature parameter, so non-default values name the outputs.
  */
 export const sharedOptions = {
-  speed_kernelscale: {
-    type: "double",
-    default: 1.0,
-    min: 0.1,
-    max: 4.0,
-    alias: "ks",
-    featureParam: true,
-    help: "scaling factor for the gaussian kernel (2.0 means multiplying the standard deviation by 2 and enlarge the kernel size accordingly",
-  },
-  speed_prescale: {
-    type: "double",
-    default: 1.0,
-    min: 0.1,
-    max: 4.0,
-    alias: "ps",
-    featureParam: true,
-    help: "scaling factor for the frame (2.0 means making the image twice as large on each dimension)",
-  },
-  speed_prescale_method: {
-    type: "string",
-    default: "nearest",
-    choices: PRESCALE_METHODS,
-    alias: "psm",
-    featureParam: true,
-    help: "scaling method for the frame, supported options: [nearest, bilinear, bicubic, lanczos4]",
-  },
+  speed_kernelscale: FRAME_SCALING_OPTIONS.kernelscale,
+  speed_prescale: FRAME_SCALING_OPTIONS.prescale,
+  speed_prescale_method: { ...FRAME_SCALING_OPTIONS.prescaleMethod, alias: "psm" },
   speed_sigma_nn: { type: "double", default: 0.29, min: 0.1, max: 2.0, alias: "snn", featureParam: true, help: "standard deviation of neural noise" },
   speed_nn_floor: { type: "double", default: 0.0, min: 0.0, max: 1.0, alias: "nnf", featureParam: true, help: "neural noise floor, expressed in percentage of sigma_nn" },
   speed_max_val: {

@@ -1,12 +1,12 @@
 // vif's and float_vif's catalogue entries (adr/0022-extractor-catalogue.md): their facts
 // only, no code that computes them; the code is loaded on use through `load`.
-import { defineOptions, type CatalogueEntry, type OptionDef } from "@vq/core";
+import { defineOptions, FRAME_SCALING_OPTIONS, PRESCALE_METHODS, type CatalogueEntry, type OptionDef } from "@vq/core";
 
 /** libvmaf's DEFAULT_VIF_ENHN_GAIN_LIMIT: the default and also the option's upper bound. */
 export const DEFAULT_VIF_ENHN_GAIN_LIMIT = 100.0;
 
-/** float_vif's (and SpEED's) frame prescaling methods, as libvmaf names them. */
-export const PRESCALE_METHODS = ["nearest", "bilinear", "bicubic", "lanczos4"] as const;
+/** float_vif's frame prescaling methods, as libvmaf names them (SpEED shares them). */
+export { PRESCALE_METHODS };
 
 /** The options integer vif and float_vif share (integer_vif.c, float_vif.c). */
 const SHARED = {
@@ -30,35 +30,12 @@ export const vifOptions = defineOptions("vif", { ...SHARED });
 export const floatVifOptions = defineOptions("float_vif", {
   debug: SHARED.debug,
   vif_enhn_gain_limit: SHARED.vif_enhn_gain_limit,
-  vif_kernelscale: {
-    type: "double",
-    default: 1.0,
-    min: 0.1,
-    max: 4.0,
-    alias: "ks",
-    featureParam: true,
-    help: "scaling factor for the gaussian kernel (2.0 means multiplying the standard deviation by 2 and enlarge the kernel size accordingly",
-  },
-  vif_prescale: {
-    type: "double",
-    default: 1.0,
-    min: 0.1,
-    max: 4.0,
-    alias: "ps",
-    featureParam: true,
-    help: "scaling factor for the frame (2.0 means making the image twice as large on each dimension)",
-  },
+  vif_kernelscale: FRAME_SCALING_OPTIONS.kernelscale,
+  vif_prescale: FRAME_SCALING_OPTIONS.prescale,
   vif_scale1_min_val: { type: "double", default: 0.0, min: 0.0, max: 1.0, alias: "s1miv", featureParam: true, help: "minimum value allowed; smaller values will be set to this value" },
   vif_scale2_min_val: { type: "double", default: 0.0, min: 0.0, max: 1.0, alias: "s2miv", featureParam: true, help: "minimum value allowed; smaller values will be set to this value" },
   vif_scale3_min_val: { type: "double", default: 0.0, min: 0.0, max: 1.0, alias: "s3miv", featureParam: true, help: "minimum value allowed; smaller values will be set to this value" },
-  vif_prescale_method: {
-    type: "string",
-    default: "nearest",
-    choices: PRESCALE_METHODS,
-    alias: "pm",
-    featureParam: true,
-    help: "scaling method for the frame, supported options: [nearest, bilinear, bicubic, lanczos4]",
-  },
+  vif_prescale_method: { ...FRAME_SCALING_OPTIONS.prescaleMethod, alias: "pm" },
   vif_sigma_nsq: { type: "double", default: 2.0, min: 0.0, max: 5.0, alias: "snsq", featureParam: true, help: "neural noise variance" },
   vif_skip_scale0: SHARED.vif_skip_scale0,
 });
