@@ -30,26 +30,11 @@ export const psnrEntry: CatalogueEntry<typeof psnrOptions.defs> = {
   load: { cpu: load("psnrFeature"), gpu: load("psnrFeature") },
 };
 
-export const floatPsnrEntry: CatalogueEntry<typeof floatPsnrOptions.defs> = {
-  name: "float_psnr",
-  options: floatPsnrOptions,
-  provides: [FLOAT_PSNR_NAME],
-  temporal: false,
-  load: { cpu: load("floatPsnrFeature") },
-};
+/** The legacy float statistics: no options, luma only, CPU only. */
+function floatEntry<K extends "floatPsnrFeature" | "floatAnsnrFeature" | "floatMomentFeature">(name: string, options: CatalogueEntry["options"], provides: readonly string[], feature: K): CatalogueEntry<Record<string, never>> {
+  return { name, options, provides, temporal: false, load: { cpu: load(feature) } };
+}
 
-export const floatAnsnrEntry: CatalogueEntry<typeof floatAnsnrOptions.defs> = {
-  name: "float_ansnr",
-  options: floatAnsnrOptions,
-  provides: FLOAT_ANSNR_NAMES,
-  temporal: false,
-  load: { cpu: load("floatAnsnrFeature") },
-};
-
-export const floatMomentEntry: CatalogueEntry<typeof floatMomentOptions.defs> = {
-  name: "float_moment",
-  options: floatMomentOptions,
-  provides: FLOAT_MOMENT_NAMES,
-  temporal: false,
-  load: { cpu: load("floatMomentFeature") },
-};
+export const floatPsnrEntry = floatEntry("float_psnr", floatPsnrOptions, [FLOAT_PSNR_NAME], "floatPsnrFeature");
+export const floatAnsnrEntry = floatEntry("float_ansnr", floatAnsnrOptions, FLOAT_ANSNR_NAMES, "floatAnsnrFeature");
+export const floatMomentEntry = floatEntry("float_moment", floatMomentOptions, FLOAT_MOMENT_NAMES, "floatMomentFeature");
