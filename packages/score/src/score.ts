@@ -84,8 +84,10 @@ function parseRequest(request: ScoreRequest): z.infer<typeof scoreRequestSchema>
  * A scoring run: an async iterable of each frame's scores (features and model scores,
  * libvmaf's key names) in frame order as soon as a frame is complete, plus `result`, the
  * pooled scores once the run ends. The run goes on whether or not its frames are read:
- * `await run.result` alone is enough. Leaving a `for await` early stops the hand-out of
- * frames, not the run. A failure rejects `result` and throws from the iteration.
+ * `await run.result` alone is enough (frames not read wait in memory, a few hundred bytes
+ * each, beside the collector that holds every score anyway). Leaving a `for await` early
+ * stops the hand-out of frames, not the run. A failure rejects `result` and throws from
+ * the iteration.
  */
 export interface ScoreRun extends AsyncIterableIterator<FrameScores, ScoreSummary, undefined> {
   readonly result: Promise<ScoreSummary>;
