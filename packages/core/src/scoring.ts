@@ -99,12 +99,12 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
   if (backend.extractFromFiles && refFile && distFile) return scoreFrameFiles(ref.format, refFile, distFile, backend, collector, options);
   for (let i = 0; i < (options.skipRef ?? 0); i++) {
     const p = await ref.read();
-    if (!p) throw new VqError(`${ref.name}: --frame_skip_ref ${options.skipRef} skips past the end (${i} frames)`);
+    if (!p) throw new VqError(`${ref.name}: skipping ${options.skipRef} frames goes past its end (${i} frames)`);
     ref.release(p);
   }
   for (let i = 0; i < (options.skipDist ?? 0); i++) {
     const p = await dist.read();
-    if (!p) throw new VqError(`${dist.name}: --frame_skip_dist ${options.skipDist} skips past the end (${i} frames)`);
+    if (!p) throw new VqError(`${dist.name}: skipping ${options.skipDist} frames goes past its end (${i} frames)`);
     dist.release(p);
   }
   let index = 0;
@@ -148,8 +148,8 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
 async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: FrameFile, backend: ExtractionBackend, collector: FeatureCollector, options: ScoreOptions): Promise<ScoreResult> {
   const skipRef = options.skipRef ?? 0;
   const skipDist = options.skipDist ?? 0;
-  if (skipRef > ref.frameCount) throw new VqError(`${ref.name}: --frame_skip_ref ${skipRef} skips past the end (${ref.frameCount} frames)`);
-  if (skipDist > dist.frameCount) throw new VqError(`${dist.name}: --frame_skip_dist ${skipDist} skips past the end (${dist.frameCount} frames)`);
+  if (skipRef > ref.frameCount) throw new VqError(`${ref.name}: skipping ${skipRef} frames goes past its end (${ref.frameCount} frames)`);
+  if (skipDist > dist.frameCount) throw new VqError(`${dist.name}: skipping ${skipDist} frames goes past its end (${dist.frameCount} frames)`);
   const refFrames = ref.frameCount - skipRef;
   const distFrames = dist.frameCount - skipDist;
   const frames = Math.min(refFrames, distFrames, options.frameCount ?? Infinity);
