@@ -83,7 +83,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
       profileGpu: s.gpuProfile,
     },
     {
-      onNote: (m) => io.stderr(`vq: ${m}\n`),
+      onNote: (m) => {
+        if (!s.quiet) io.stderr(`vq: ${m}\n`); // -q: errors only
+      },
       onProgress: (n, total) => {
         timing?.mark(n);
         if (progress) io.stderr(`\r${progressLine(n, total, (performance.now() - t0) / 1000)}\x1b[K`);
