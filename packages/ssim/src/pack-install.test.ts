@@ -1,7 +1,8 @@
 // The published form of @vq/ssim: packs it and the @vq packages it needs with `npm pack`
 // (each tarball built by its prepack script), installs the tarballs alone in an empty
-// directory (zod and webgpu from the npm registry or cache), and computes float_ssim there
-// on Node and on Bun. Both must print exactly what the monorepo's sources give here.
+// directory with `webgpu`, the optional peer a GPU user adds (it and zod from the npm
+// registry or cache), and computes float_ssim there on Node and on Bun. Both must print
+// exactly what the monorepo's sources give here.
 import { afterAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,8 +18,10 @@ const packagesDir = join(import.meta.dir, "../..");
 /** @vq/ssim and its @vq dependencies, dependencies first (each build reads the dist types before it). */
 const PACKED = ["core", "gpu-core", "ssim"];
 
-/** A strict Node ESM consumer; GPU users add WebGPU's types (they come with `webgpu`). */
-const CONSUMER_TSCONFIG = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2022", "DOM"], types: ["@webgpu/types"], strict: true, skipLibCheck: false, noEmit: true };
+/** A strict Node ESM consumer: WebGPU's types come with @vq/gpu-core's declarations, no `types` setting. */
+const CONSUMER_TSCONFIG = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2022", "DOM"], strict: true, skipLibCheck: false, noEmit: true };
+/** Dawn for Node and Bun, as @vq/gpu-core's optional peer names it. */
+const WEBGPU = `webgpu@${JSON.parse(readFileSync(join(packagesDir, "gpu-core/package.json"), "utf8")).peerDependencies.webgpu}`;
 
 const work = mkdtempSync(join(tmpdir(), "vq-pack-install-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -49,7 +52,7 @@ test(
     const app = join(work, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "vq-pack-install-probe", private: true, type: "module" }));
-    run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", ...tarballs], app);
+    run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", ...tarballs, WEBGPU], app);
     expect(existsSync(join(app, "node_modules/@vq/ssim/src"))).toBe(false);
 
     // The same probe code as below, typechecked strictly against the installed types (the
