@@ -1,4 +1,4 @@
-// A worker thread on whichever runtime runs vq, chosen at run time (adr/0024-workers-and-optional-dawn.md):
+// A worker thread on whichever runtime runs vq, chosen at run time (adr/0023-lean-installs.md):
 // node:worker_threads on Node and Bun (Node has no global Worker; Bun has both), a module
 // Web Worker on Deno (it refuses classic workers) and in browsers. Both sides of a worker
 // make the same choice, so a message always travels the way its receiver listens.
