@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { FeatureCollector } from "@vq/core";
-import { compareWithGolden, goldenOutput, goldenPairs, goldenPath, goldenRun, type GoldenRun, type LibvmafJson } from "@vq/core/golden";
+import { goldenOutput, goldenPairs, goldenPath, goldenRun, type GoldenRun, type LibvmafJson } from "@vq/core/golden";
+import { expectParity } from "@vq/parity";
 import { BUILT_IN_MODELS, loadBuiltInModel } from "./built-in-models.ts";
 import { readModelFile } from "./model-reader.ts";
 import { modelScoreKeys, scoreModels } from "./score-models.ts";
@@ -50,12 +51,8 @@ for (const pair of goldenPairs()) {
         const collector = featuresOnly(golden, keys);
         scoreModels([model], collector, { frameCount: golden.frames.length });
 
-        const report = compareWithGolden(collector, golden, (k) => keys.has(k), golden.frames.length);
-        expect(report.missing).toEqual([]);
-        expect(report.keys.filter((k) => k.differing > 0)).toEqual([]);
-        // Every key the model writes is one libvmaf wrote, and the pools cover them all.
-        expect(report.keys.filter((k) => !k.key.includes(".")).map((k) => k.key).sort()).toEqual([...keys].sort());
-        comparedValues += report.keys.reduce((n, k) => n + k.compared, 0);
+        // Every key the model writes is one libvmaf wrote, on every frame and pooled: identical doubles.
+        comparedValues += expectParity({ collector, run, names: [...keys], frames: golden.frames.length, tolerance: ["identical"], label: pair.pair }).values;
 
         // Same keys in the same order per frame, so writers print libvmaf's layout.
         for (const f of golden.frames) expect(collector.frame(f.frameNum).map(([k]) => k)).toEqual(Object.keys(f.metrics));
@@ -83,9 +80,7 @@ describe("built-in models", () => {
     const keys = new Set(modelScoreKeys([model]));
     const collector = featuresOnly(golden, keys);
     scoreModels([model], collector, { frameCount: golden.frames.length });
-    const report = compareWithGolden(collector, golden, (k) => keys.has(k), golden.frames.length);
-    expect(report.missing).toEqual([]);
-    expect(report.keys.filter((k) => k.differing > 0)).toEqual([]);
+    expectParity({ collector, run, names: [...keys], frames: golden.frames.length, tolerance: ["identical"], label: "built-in vmaf_b_v0.6.3" });
   });
 
   test("parity covered a meaningful number of values", () => {
