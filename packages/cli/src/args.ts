@@ -121,7 +121,7 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --timing                print when the first frame was scored (from process start) and
                               the steady rate: the frames of the run's second half over their time
       --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH)
-  -q, --quiet                 no progress on the terminal
+  -q, --quiet                 only errors on stderr (no progress, no notes)
   -v, --version               print the version
       --help                  this text
 `;
