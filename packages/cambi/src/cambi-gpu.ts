@@ -1,5 +1,5 @@
 import { alignUp, packedLayout, Picture, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { computePipeline, planeUniforms, type GpuContext, type GpuFrame, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs } from "@vq/gpu-core";
+import { bufferFrom, computePipeline, planeUniforms, stageKernel, type BoundResource, type GpuContext, type GpuFrame, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs, type StageKernel } from "@vq/gpu-core";
 import { CambiCpu } from "./cambi-cpu.ts";
 import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE_WIDTH, maskTileHeight, TILE } from "./cambi-gpu-kernels.ts";
 import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
@@ -30,10 +30,12 @@ const MAX_POOL_GROUPS = 1024;
 /** Bit set words of the c-value kernel: band codes it can track. */
 const MAX_BAND = 34 * 32;
 
+/** What a dispatch binds, by WGSL name; "ref", "dist" and "results" stand for the set's views of the frame and result buffers. */
+type DispatchBindings = Record<string, BoundResource | "ref" | "dist" | "results">;
+
 interface Dispatch {
-  pipeline: GPUComputePipeline;
-  /** Bindings in order (undefined: a binding the kernel lacks); frame buffers are filled in per slot. */
-  bindings: (GPUBufferBinding | "ref" | "dist" | "results" | undefined)[];
+  kernel: StageKernel;
+  bindings: DispatchBindings;
   /** One frame's workgroups; the frames of a set go side by side in z, or in y (tables with a row per frame and entry). */
   workgroups: [number, number];
   frames: "z" | "y";
@@ -44,7 +46,12 @@ interface Pass {
   dispatches: Dispatch[];
 }
 
-type BoundPasses = { label: string; dispatches: { pipeline: GPUComputePipeline; group: GPUBindGroup; workgroups: [number, number]; frames: "z" | "y" }[] }[];
+/** A set's views of the frame buffers and results, from its first frame on. */
+interface SetViews {
+  ref: GPUBufferBinding;
+  dist: GPUBufferBinding;
+  results: GPUBufferBinding;
+}
 
 /** One picture and scale in the pooling's parameter table (PoolParams in topk-pooling.wgsl). */
 interface PoolEntry {
@@ -89,8 +96,6 @@ export class CambiGpu implements GpuStage {
   private hist?: GPUBuffer;
   private planes?: GPUBuffer;
   private readonly owned: GPUBuffer[] = [];
-  /** Bind groups per frame buffer, then per source offsets and results (the runner's ring reuses them). */
-  private boundPasses = new WeakMap<GPUBuffer, Map<string, BoundPasses>>();
   /** Frames one set of dispatches serves: its intermediates are sized for them. */
   private setFrames = 1;
   private batchUniform?: GPUBuffer;
@@ -179,8 +184,8 @@ export class CambiGpu implements GpuStage {
     const k = CAMBI_KERNELS;
     // with the speed-up the mask kernel writes the decimated picture (every other sample of every other row)
     const maskStep = plan.highResSpeedup ? 2 : 1;
-    const pipe = (spec: (typeof k)[keyof typeof k], constants?: Record<string, number>) => computePipeline(device, { ...spec, constants });
-    const pipelines = {
+    const pipe = (spec: (typeof k)[keyof typeof k], constants?: Record<string, number>) => stageKernel(device, { ...spec, constants });
+    const kernels = {
       lumaCheck: pipe(k.lumaCheck),
       preprocess: pipe(k.preprocess),
       mask: pipe(k.mask, { STEP: maskStep, OUT_H: maskTileHeight(maskStep) }),
@@ -207,10 +212,10 @@ export class CambiGpu implements GpuStage {
       const spread: [number, number] = [Math.min(MAX_POOL_GROUPS, Math.ceil(Math.max(...entries.map((e) => e.n)) / 256)), entries.length];
       const dispatches: Dispatch[] = [];
       for (let level = 0; level < 3; level++) {
-        dispatches.push({ pipeline: pipelines.histogram[level]!, bindings: [table, values, "results", hist], workgroups: spread, frames: "y" });
-        dispatches.push({ pipeline: pipelines.find[level]!, bindings: [table, undefined, "results", hist], workgroups: [1, entries.length], frames: "y" });
+        dispatches.push({ kernel: kernels.histogram[level]!, bindings: { pool_params: table, c_values: values, results: "results", hist }, workgroups: spread, frames: "y" });
+        dispatches.push({ kernel: kernels.find[level]!, bindings: { pool_params: table, results: "results", hist }, workgroups: [1, entries.length], frames: "y" });
       }
-      dispatches.push({ pipeline: pipelines.sumAbove, bindings: [table, values, "results"], workgroups: spread, frames: "y" });
+      dispatches.push({ kernel: kernels.sumAbove, bindings: { pool_params: table, c_values: values, results: "results" }, workgroups: spread, frames: "y" });
       return { label, dispatches };
     };
 
@@ -220,14 +225,13 @@ export class CambiGpu implements GpuStage {
     this.jobs.forEach((job, p) => {
       const g = job.geometry;
       const name = job.useRef ? "source" : "distorted";
-      const frameBindings: Dispatch["bindings"] = ["ref", "dist", planes];
-      const withBatch = (bindings: Dispatch["bindings"]): Dispatch["bindings"] => Object.assign(Array.from({ length: 8 }), bindings, { 7: batch });
+      const frameBindings: DispatchBindings = { ref_frame: "ref", dist_frame: "dist", planes, batch };
 
       // 1. luma range check, 10 bits at the scoring size, anti-dithering
       const prepare: Dispatch[] = [];
       if (bitDepth !== 8 && bitDepth !== 16) {
         const check = uniform(`cambi ${name} check`, [input.width, input.height, (1 << bitDepth) - 1, job.useRef ? 1 : 0, BAD_LUMA_WORD + p, 0, 0, 0]);
-        prepare.push({ pipeline: pipelines.lumaCheck, bindings: withBatch([...frameBindings, check, "results"]), workgroups: groups(input.width, input.height), frames: "z" });
+        prepare.push({ kernel: kernels.lumaCheck, bindings: { ...frameBindings, check, results: "results" }, workgroups: groups(input.width, input.height), frames: "z" });
       }
       const same = input.width === g.width && input.height === g.height;
       const strideMode = same && bitDepth === 10 && libvmafStride(input.width) !== libvmafStride(plan.allocWidth);
@@ -241,8 +245,8 @@ export class CambiGpu implements GpuStage {
         libvmafStride(input.width), libvmafStride(plan.allocWidth), libvmafStride(input.width) * input.height, input.width,
       ]);
       prepare.push({
-        pipeline: pipelines.preprocess,
-        bindings: withBatch([...frameBindings, pre, storage(`cambi ${name} indices`, indices), images[0]]),
+        kernel: kernels.preprocess,
+        bindings: { ...frameBindings, pre, index_table: storage(`cambi ${name} indices`, indices), image_out: images[0]! },
         workgroups: groups(g.width, g.height),
         frames: "z",
       });
@@ -255,8 +259,8 @@ export class CambiGpu implements GpuStage {
         label: `cambi ${name} mask`,
         dispatches: [
           {
-            pipeline: pipelines.mask,
-            bindings: withBatch([maskParams, images[0], images[1]]),
+            kernel: kernels.mask,
+            bindings: { mp: maskParams, image: images[0]!, masked: images[1]!, batch },
             workgroups: [Math.ceil(s0.width / MASK_TILE_WIDTH), Math.ceil(s0.height / maskTileHeight(maskStep))],
             frames: "z",
           },
@@ -271,7 +275,7 @@ export class CambiGpu implements GpuStage {
         const modeParams = uniform(`cambi ${name} mode ${s}`, [w, h, (w + 1) >> 1, last ? 0 : 1]);
         this.passes.push({
           label: `cambi ${name} mode filter ${s}`,
-          dispatches: [{ pipeline: pipelines.mode, bindings: withBatch([modeParams, images[current], filtered, images[next]]), workgroups: groups(w, h), frames: "z" }],
+          dispatches: [{ kernel: kernels.mode, bindings: { mo: modeParams, image: images[current]!, filtered, next: images[next]!, batch }, workgroups: groups(w, h), frames: "z" }],
         });
         const resultBase = (p * NUM_SCALES + s) * POOL_WORDS;
         const n = w * h;
@@ -280,7 +284,7 @@ export class CambiGpu implements GpuStage {
         const cParams = uniform(`cambi ${name} c-values ${s}`, [w, h, g.windowSize >> 1, plan.bandBase, plan.bandSize, plan.numDiffs, resultBase, 0]);
         this.passes.push({
           label: `cambi ${name} c-values ${s}`,
-          dispatches: [{ pipeline: pipelines.cValues, bindings: withBatch([cParams, filtered, scaleValues, tables, reciprocal, "results"]), workgroups: groups(w, h), frames: "z" }],
+          dispatches: [{ kernel: kernels.cValues, bindings: { cp: cParams, filtered, c_values: scaleValues, tables, reciprocal, results: "results", batch }, workgroups: groups(w, h), frames: "z" }],
         });
         const pooled: PoolEntry = { n, k: topkCount(plan.topk, n), resultBase, histBase: (p * NUM_SCALES + s) * HIST_WORDS, valuesBase: replay.offsets[p]![s]! };
         if (sideBySide) poolEntries.push(pooled);
@@ -311,15 +315,17 @@ export class CambiGpu implements GpuStage {
     for (let f = 0; f < batch.count; f += size) {
       const count = Math.min(size, batch.count - f);
       const at = batch.base + f;
-      const bound = this.passesFor({ buffer: batch.ref, offset: at * batch.refStride }, { buffer: batch.dist, offset: at * batch.distStride }, results, resultOffset + f * resultStride);
+      const views: SetViews = {
+        ref: bufferFrom(batch.ref, at * batch.refStride),
+        dist: bufferFrom(batch.dist, at * batch.distStride),
+        results: bufferFrom(results, resultOffset + f * resultStride),
+      };
       encoder.clearBuffer(this.hist!);
-      for (const { label, dispatches } of bound) {
+      for (const { label, dispatches } of this.passes) {
         const pass = passes.beginComputePass(label);
         for (const d of dispatches) {
-          pass.setPipeline(d.pipeline);
-          pass.setBindGroup(0, d.group);
-          if (d.frames === "z") pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1], count);
-          else pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1] * count);
+          const workgroups = d.frames === "z" ? ([d.workgroups[0], d.workgroups[1], count] as const) : ([d.workgroups[0], d.workgroups[1] * count] as const);
+          d.kernel.dispatchIn(pass, bound(d.bindings, views), workgroups);
         }
         pass.end();
       }
@@ -365,7 +371,6 @@ export class CambiGpu implements GpuStage {
     for (const b of this.owned) b.destroy();
     this.owned.length = 0;
     this.passes = [];
-    this.boundPasses = new WeakMap();
     this.inFlight.clear();
     this.cpu?.close();
     this.cpu = undefined;
@@ -421,31 +426,16 @@ export class CambiGpu implements GpuStage {
     words[1] = distStride / 4;
     this.device!.queue.writeBuffer(this.batchUniform!, 0, words);
   }
+}
 
-  /** The bind groups for a set's first frame (its source views and results): built on first use, then reused. */
-  private passesFor(ref: Required<Pick<GPUBufferBinding, "buffer" | "offset">>, dist: Required<Pick<GPUBufferBinding, "buffer" | "offset">>, results: GPUBuffer, resultOffset: number): BoundPasses {
-    let byViews = this.boundPasses.get(ref.buffer);
-    if (!byViews) this.boundPasses.set(ref.buffer, (byViews = new Map()));
-    const key = `${ref.offset}:${dist.offset}:${resultOffset}`;
-    const known = byViews.get(key);
-    if (known) return known;
-    const view = (b: { buffer: GPUBuffer; offset: number }): GPUBufferBinding => ({ buffer: b.buffer, offset: b.offset, size: b.buffer.size - b.offset });
-    const resolve = (b: Dispatch["bindings"][number]): GPUBufferBinding | undefined =>
-      b === "ref" ? view(ref) : b === "dist" ? view(dist) : b === "results" ? view({ buffer: results, offset: resultOffset }) : b;
-    const bound: BoundPasses = this.passes.map(({ label, dispatches }) => ({
-      label,
-      dispatches: dispatches.map((d) => {
-        const entries: GPUBindGroupEntry[] = [];
-        d.bindings.forEach((b, binding) => {
-          const resource = resolve(b);
-          if (resource) entries.push({ binding, resource });
-        });
-        return { pipeline: d.pipeline, workgroups: d.workgroups, frames: d.frames, group: this.device!.createBindGroup({ layout: d.pipeline.getBindGroupLayout(0), entries }) };
-      }),
-    }));
-    byViews.set(key, bound);
-    return bound;
+/** A dispatch's bindings with the set's views in place of "ref", "dist" and "results". */
+function bound(bindings: DispatchBindings, views: SetViews): Record<string, BoundResource> {
+  const out: Record<string, BoundResource> = {};
+  for (const name in bindings) {
+    const b = bindings[name]!;
+    out[name] = b === "ref" || b === "dist" || b === "results" ? views[b] : b;
   }
+  return out;
 }
 
 export function createCambiGpu(options: Partial<CambiOptions> = {}): CambiGpu {

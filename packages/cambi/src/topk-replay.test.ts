@@ -76,14 +76,9 @@ async function gpuReplay(cases: Case[], rounds?: number): Promise<{ flag: number
   const dispatches = topkReplay(device, jobs, cValues, owned, rounds);
   const encoder = device.createCommandEncoder();
   for (const d of dispatches) {
-    const entries: GPUBindGroupEntry[] = [];
-    d.bindings.forEach((b, binding) => {
-      if (b) entries.push({ binding, resource: b === "results" ? { buffer: results } : b });
-    });
+    const bindings = Object.fromEntries(Object.entries(d.bindings).map(([name, b]) => [name, b === "results" ? results : b]));
     const pass = encoder.beginComputePass();
-    pass.setPipeline(d.pipeline);
-    pass.setBindGroup(0, device.createBindGroup({ layout: d.pipeline.getBindGroupLayout(0), entries }));
-    pass.dispatchWorkgroups(d.workgroups[0], d.workgroups[1]);
+    d.kernel.dispatchIn(pass, bindings, d.workgroups);
     pass.end();
   }
   const readC = make("test read c", words * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);

@@ -1,5 +1,5 @@
 import { alignUp } from "@vq/core";
-import { computePipeline } from "@vq/gpu-core";
+import { stageKernel, type StageKernel } from "@vq/gpu-core";
 import { CAMBI_KERNELS } from "./cambi-gpu-kernels.ts";
 import { topkCount } from "./topk-pooling.ts";
 
@@ -32,9 +32,9 @@ export interface ReplayJob {
 }
 
 export interface ReplayDispatch {
-  pipeline: GPUComputePipeline;
-  /** "results": the frame's results binding (as the pooling kernels get it). */
-  bindings: (GPUBufferBinding | "results" | undefined)[];
+  kernel: StageKernel;
+  /** By WGSL name; "results": the frame's results binding (as the pooling kernels get it). */
+  bindings: Record<string, GPUBufferBinding | "results">;
   workgroups: [number, number];
 }
 
@@ -120,30 +120,28 @@ export function topkReplay(device: GPUDevice, jobs: readonly ReplayJob[], cValue
   device.queue.writeBuffer(jobBuffer, 0, jobWords);
   const words = cValues.size / 4;
   const bind = (b: GPUBuffer): GPUBufferBinding => ({ buffer: b });
-  const all: ReplayDispatch["bindings"] = [
-    bind(jobBuffer),
-    bind(cValues),
-    "results",
-    bind(buffer("cambi replay state", jobs.length * STATE_WORDS)),
-    bind(buffer("cambi replay left stops", words)),
-    bind(buffer("cambi replay right stops", words)),
-    bind(buffer("cambi replay block sums", scratch)),
-    bind(buffer("cambi replay block scan", sync)),
-  ];
-  const k = CAMBI_KERNELS;
-  const pipe = (spec: (typeof k)["replay"], entryPoint: string, PARITY = 0) => computePipeline(device, { ...spec, entryPoint, constants: { PARITY } });
-  // every entry point declares only what it uses: bind just those
-  const uses: Record<string, number[]> = {
-    start: [0, 2, 3, 7],
-    split_stops: [0, 1, 3, 4, 5, 7],
-    swap: [0, 1, 3, 4, 5],
-    finish: [0, 1, 3, 4, 5],
-    sum_blocks: [0, 1, 3, 6],
-    sum_walk: [0, 1, 2, 3, 6],
+  const all: ReplayDispatch["bindings"] = {
+    jobs: bind(jobBuffer),
+    c_values: bind(cValues),
+    results: "results",
+    state: bind(buffer("cambi replay state", jobs.length * STATE_WORDS)),
+    lpos: bind(buffer("cambi replay left stops", words)),
+    rpos: bind(buffer("cambi replay right stops", words)),
+    blocks: bind(buffer("cambi replay block sums", scratch)),
+    sync: bind(buffer("cambi replay block scan", sync)),
   };
-  const dispatch = (entry: string, x: number, parity = 0): ReplayDispatch => ({
-    pipeline: pipe(k.replay, entry, parity),
-    bindings: all.map((b, i) => (uses[entry]!.includes(i) ? b : undefined)),
+  // every entry point declares only what it uses: bind just those
+  const uses: Record<string, string[]> = {
+    start: ["jobs", "results", "state", "sync"],
+    split_stops: ["jobs", "c_values", "state", "lpos", "rpos", "sync"],
+    swap: ["jobs", "c_values", "state", "lpos", "rpos"],
+    finish: ["jobs", "c_values", "state", "lpos", "rpos"],
+    sum_blocks: ["jobs", "c_values", "state", "blocks"],
+    sum_walk: ["jobs", "c_values", "results", "state", "blocks"],
+  };
+  const dispatch = (entry: string, x: number, PARITY = 0): ReplayDispatch => ({
+    kernel: stageKernel(device, { ...CAMBI_KERNELS.replay, entryPoint: entry, constants: { PARITY } }),
+    bindings: Object.fromEntries(uses[entry]!.map((name) => [name, all[name]!])),
     workgroups: [x, jobs.length],
   });
   const maxN = Math.max(...jobs.map((j) => j.n));
