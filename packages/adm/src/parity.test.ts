@@ -8,9 +8,10 @@ import { floatAdmDefinition } from "./float-adm-definition.ts";
 
 /**
  * integer adm, CPU and GPU: every integer_adm* / integer_aim* value of every frame and
- * pooled statistic the identical double to out_full, for every golden pair, in the debug
- * and all runs and the four VMAF v1 model runs (adm with each model's feature_opts_dicts),
- * as libvmaf's AVX-512 build (the golden data's) computes them.
+ * pooled statistic the identical double to out_full, for every golden pair, in every run
+ * that has them: debug, all and the model runs (adm with each model's feature_opts_dicts:
+ * the VMAF v1 models', vmaf_v0.6.1neg's gain limit), as libvmaf's AVX-512 build (the
+ * golden data's) computes them.
  *
  * float_adm, CPU: debug (18 keys) and all (7 keys) within 5e-5 of the printed output.
  * libvmaf divides with SSE's approximate reciprocal (CPU-dependent), so float_adm is held
@@ -24,7 +25,7 @@ await parityTests({
     {
       feature: { definition: admDefinition, cpu: (o) => new AdmCpu(o, SIMD_PROFILES.avx512), gpu: (o) => new AdmGpu(o, SIMD_PROFILES.avx512) },
       keys: /^integer_(adm|aim)/,
-      runs: ["debug", "all", "vmaf_v1_3d0h", "vmaf_v1_5d0h", "vmaf_v1_1d5h_2160", "vmaf_v1_hfr_3d0h"],
+      runs: "with-keys",
       modelFeature: /^VMAF_integer_feature_adm/,
       scoreWith: { debug: "true" },
       tolerance: ["identical"],
