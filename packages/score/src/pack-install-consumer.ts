@@ -4,7 +4,7 @@
 import { score } from "@vq/score";
 
 /** VMAF v0.6.1's pooled mean over the pair, or the one-line error the run ended with. */
-export async function vmafMean(reference: string, distorted: string, backend: "cpu" | "gpu"): Promise<{ vmaf: number } | { error: string }> {
+export async function vmafMean(reference: string, distorted: string, backend: "cpu" | "gpu" | "auto"): Promise<{ vmaf: number } | { error: string }> {
   try {
     const summary = await score({ reference, distorted, threads: 2, backend }).result;
     const vmaf = summary.pooled["vmaf"];

@@ -6,7 +6,8 @@
 // - a strict TypeScript consumer compiles with no `types` setting;
 // - one script scores VMAF v0.6.1 on a golden pair with two worker threads under Node, Bun
 //   and Deno: the pooled mean is libvmaf's (out_full/), the identical double;
-// - asking for the GPU without `webgpu` is a one-line error that names the package.
+// - asking for the GPU without `webgpu` is a one-line error that names the package, and
+//   `auto` computes on the CPU.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -98,6 +99,10 @@ for (const [name, command] of Object.entries(runtimes)) {
       expect({ pair: pair.pair, ...score(pair, "cpu") }).toEqual({ pair: pair.pair, vmaf: expected });
     }
     // Deno has WebGPU of its own (navigator.gpu): no Dawn to miss there.
-    if (name !== "deno") expect(score(pairs[0]!, "gpu")).toEqual({ error: 'no WebGPU: the GPU needs the "webgpu" package (Dawn), which is not installed: npm install webgpu' });
+    if (name === "deno") return;
+    expect(score(pairs[0]!, "gpu")).toEqual({ error: 'no WebGPU: the GPU needs the "webgpu" package (Dawn), which is not installed: npm install webgpu' });
+    // auto without Dawn computes on the CPU
+    const expected = goldenOutput(goldenRun(pairs[0]!, "all"), true).pooled_metrics["vmaf"]!["mean"];
+    expect(score(pairs[0]!, "auto")).toEqual({ vmaf: expected });
   }, 180_000);
 }
