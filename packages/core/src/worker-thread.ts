@@ -3,7 +3,7 @@
 // Web Worker on Deno (it refuses classic workers) and in browsers. Both sides of a worker
 // make the same choice, so a message always travels the way its receiver listens.
 
-/** One side's view of a worker: messages in, messages out. */
+/** How one side of a worker sends to the other. */
 export interface WorkerChannel<Out> {
   post(message: Out, transfer?: ArrayBuffer[]): void;
 }
