@@ -6,9 +6,10 @@ import { VifCpu } from "./vif-cpu.ts";
 import { VifGpu } from "./vif-gpu.ts";
 
 /**
- * integer vif, CPU and GPU, bit for bit (out_full) on every golden pair: `debug`
- * (vif=debug=true: every integer_vif* key), `all` (defaults: the four scale scores) and
- * `vmaf_v0.6.1neg` (its model's vif_enhn_gain_limit=1: the egl_1 keys).
+ * integer vif, CPU and GPU, bit for bit (out_full) on every golden pair, in every run that
+ * has its keys: `debug` (vif=debug=true: every integer_vif* key), `all` and the v0.6 model
+ * runs (defaults: the four scale scores), `vmaf_v0.6.1neg` (its model's
+ * vif_enhn_gain_limit=1: the egl_1 keys).
  *
  * float_vif, CPU: `debug` and `all` within 5e-5 of the printed output (the contract for
  * float features) and, since the float emulation achieves it, the same doubles as
@@ -20,7 +21,7 @@ await parityTests({
     {
       feature: { definition: vifDefinition, cpu: (o) => new VifCpu(o), gpu: (o) => new VifGpu(o) },
       keys: /^integer_vif/,
-      runs: ["debug", "all", "vmaf_v0.6.1neg"],
+      runs: "with-keys",
       modelFeature: /^VMAF_integer_feature_vif/,
       tolerance: ["identical"],
       backends: ["cpu", "gpu"],
