@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { CpuBackend, Picture, scoreVideos, Y4mReader, type PictureFormat } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun, type GoldenPair } from "@vq/core/golden";
+import { seededRandom } from "@vq/core/testing";
 import { expectParity } from "@vq/parity";
 import { AdmCpu, admSettings } from "./adm-cpu.ts";
 import { AdmPipeline, SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
@@ -44,14 +45,7 @@ test.skipIf(!oddPair)("the BigInt path alone reproduces libvmaf (odd_321x241_444
   expectParity({ collector, run, names, frames, tolerance: ["identical"], label: "cpu BigInt path" });
 }, 120_000);
 
-// Deterministic xorshift.
-let seed = 12345;
-function random(): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 4294967296;
-}
+const random = seededRandom(12345);
 
 /** A picture of hard edges between black and full scale (and noise), the largest coefficients adm can see. */
 function extremePicture(format: PictureFormat, variant: number): Picture {

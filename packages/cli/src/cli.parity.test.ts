@@ -67,9 +67,10 @@ async function argsFor(run: GoldenRun, backend: "cpu" | "gpu", out: string): Pro
   return [...args, "--backend", backend, "--precision", "max", "-o", out];
 }
 
-/** Outputs of libvmaf's integer extractors and the models: held to identical doubles. Float extractors: 5e-5. */
+/** ADR 0003's bounds: float extractors within 5e-5 of out/; 1e-12 relative where only libm rounds differently. */
 const FLOAT = TOLERANCE_CLASSES.float.bound;
 const LIBM = TOLERANCE_CLASSES.libm.bound;
+/** Outputs of libvmaf's integer extractors and the models: held to identical doubles. Float extractors: 5e-5. */
 const isExactKey = (k: string) => /^(integer_|VMAF_integer_|psnr_(y|cb|cr)$|mse_|apsnr_|vmaf|cambi)/.test(k);
 
 const RUNS = ["all", "debug", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_b_v0.6.3", "vmaf_phone", "vmaf_noclip", "vmaf_v1_3d0h", "vmaf_v1_5d0h", "vmaf_v1_1d5h_2160", "vmaf_v1_hfr_3d0h"];
