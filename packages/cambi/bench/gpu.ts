@@ -6,19 +6,12 @@
 // picture scales the GPU replayed and how many frames were still scored on the CPU.
 // VQ_BENCH_INPUTS=1080p,4k,4k-tiled limits the inputs.
 import { Bench } from "tinybench";
-import { FeatureCollector, Picture, Y4mReader } from "@vq/core";
-import { goldenPath } from "@vq/core/golden";
+import { Picture } from "@vq/core";
 import { GpuFrameRunner } from "@vq/gpu-core";
 import { gpuForTests, passTimesPerFrame } from "@vq/gpu-core/testing";
+import { firstFrame, GOLDEN_1080P, gpuBatchTask, msPerIteration } from "../../../tools/bench-tasks.ts";
 import { CambiGpu } from "../src/cambi-gpu.ts";
 import { cambiOptions, type CambiOptions } from "../src/definition.ts";
-
-async function firstFrame(path: string): Promise<Picture> {
-  const r = await Y4mReader.open(goldenPath(path));
-  const p = (await r.read())!;
-  await r.close();
-  return p;
-}
 
 /** `p` tiled 2x2 (every plane). */
 function tile2x2(p: Picture): Picture {
@@ -49,8 +42,8 @@ if (!gpu) {
   console.log("no GPU adapter: nothing to measure");
   process.exit(0);
 }
-const ref1080 = await firstFrame("vectors/nat_1920x1080.ref.y4m");
-const dist1080 = await firstFrame("vectors/nat_1920x1080.x264crf35.y4m");
+const ref1080 = await firstFrame(GOLDEN_1080P.ref);
+const dist1080 = await firstFrame(GOLDEN_1080P.dist);
 const wanted = (process.env.VQ_BENCH_INPUTS ?? "1080p,4k,4k-tiled").split(",");
 const INPUTS = [
   { name: "1080p", ref: ref1080, dist: dist1080 },
@@ -74,18 +67,9 @@ for (const input of INPUTS) {
     const stage = new CambiGpu(options);
     const runner = new GpuFrameRunner(gpu, [stage], { depth: 3 });
     await runner.init(ref.format);
-    let index = 0;
-    let collector = new FeatureCollector();
     const name = `cambi gpu ${input.name} ${set.name}`;
     stages.set(name, stage);
-    bench.add(name, async () => {
-      if (index > 10000) {
-        index = 0;
-        collector = new FeatureCollector();
-      }
-      for (let i = 0; i < BATCH; i++) await runner.submit({ ref, dist }, index++, collector);
-      await runner.flush(collector);
-    });
+    bench.add(name, gpuBatchTask(runner, () => ({ ref, dist }), BATCH));
   }
   if (gpu.hasTimestamps) {
     const frames = Number(process.env.VQ_BENCH_PROFILE_FRAMES ?? 32);
@@ -97,8 +81,7 @@ await bench.run();
 console.log(`device: ${gpu.description}`);
 console.table(
   bench.tasks.map((t) => {
-    const r = t.result as { latency?: { mean: number }; period?: number } | undefined;
-    const ms = r?.latency?.mean ?? r?.period ?? NaN;
+    const ms = msPerIteration(t);
     return { task: t.name, "ms/iteration": ms.toFixed(3), "ms/frame": (ms / BATCH).toFixed(3), fps: ((BATCH * 1000) / ms).toFixed(1), "replayed on CPU": stages.get(t.name)?.replayedFrames ?? 0, "scales replayed on GPU": stages.get(t.name)?.gpuReplayedScales ?? 0 };
   }),
 );

@@ -3,8 +3,8 @@
 // models' options, then each pass on its own; then frames per second through vq's
 // scoring pipeline on one thread and on two worker threads (frames spread round-robin).
 import { Bench } from "tinybench";
-import { CpuBackend, FeatureCollector, Picture, scoreVideos, ThreadedCpuBackend, Y4mReader, type VideoReader } from "@vq/core";
-import { goldenPath } from "@vq/core/golden";
+import { CpuBackend, Picture, scoreVideos, ThreadedCpuBackend, type VideoReader } from "@vq/core";
+import { cpuFrameTask, firstFrame, GOLDEN_1080P, msPerIteration } from "../../../tools/bench-tasks.ts";
 import { planCambi, NUM_SCALES } from "../src/cambi-plan.ts";
 import { CambiCpu } from "../src/cambi-cpu.ts";
 import { CValues } from "../src/c-values.ts";
@@ -15,15 +15,8 @@ import { antiDitheredFrom8Bit } from "../src/preprocess.ts";
 import { SpatialMask } from "../src/spatial-mask.ts";
 import { spatialPooling } from "../src/topk-pooling.ts";
 
-async function firstFrame(path: string): Promise<Picture> {
-  const r = await Y4mReader.open(goldenPath(path));
-  const p = (await r.read())!;
-  await r.close();
-  return p;
-}
-
-const ref = await firstFrame("vectors/nat_1920x1080.ref.y4m");
-const dist = await firstFrame("vectors/nat_1920x1080.x264crf35.y4m");
+const ref = await firstFrame(GOLDEN_1080P.ref);
+const dist = await firstFrame(GOLDEN_1080P.dist);
 const bench = new Bench({ time: 3000, warmup: true });
 const tasks = new Map<string, () => unknown>();
 const add = (name: string, fn: () => unknown) => {
@@ -32,17 +25,7 @@ const add = (name: string, fn: () => unknown) => {
 };
 
 function extractorTask(name: string, options: Partial<CambiOptions>) {
-  const cpu = new CambiCpu(cambiOptions.resolve(options));
-  cpu.init(ref.format);
-  let index = 0;
-  let collector = new FeatureCollector();
-  add(name, () => {
-    if (index > 10000) {
-      index = 0;
-      collector = new FeatureCollector();
-    }
-    cpu.extract({ ref, dist }, index++, collector);
-  });
+  add(name, cpuFrameTask(new CambiCpu(cambiOptions.resolve(options)), () => ({ ref, dist })));
 }
 extractorTask("cambi (default options)", {});
 extractorTask("cambi full_ref (distorted + reference)", { full_ref: true });
@@ -91,8 +74,7 @@ function cpuMs(f: () => unknown): number {
 }
 
 const rows = bench.tasks.map((t) => {
-  const r = t.result as { latency?: { mean: number }; period?: number } | undefined;
-  const ms = r?.latency?.mean ?? r?.period ?? NaN;
+  const ms = msPerIteration(t);
   const cpu = cpuMs(tasks.get(t.name)!);
   const perFrame = !t.name.startsWith("pass");
   return { task: t.name, "wall ms": ms.toFixed(2), "wall fps": perFrame ? (1000 / ms).toFixed(1) : "", "cpu ms": cpu.toFixed(2), "cpu fps": perFrame ? (1000 / cpu).toFixed(1) : "" };

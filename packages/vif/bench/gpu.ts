@@ -2,19 +2,11 @@
 // frames, the seven kernels, one readback per frame), batches of 8 pipelined frames per
 // iteration; then the GPU time of each kernel (timestamp queries) per frame.
 import { Bench } from "tinybench";
-import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
-import { goldenPath } from "@vq/core/golden";
 import { GpuFrameRunner } from "@vq/gpu-core";
 import { gpuForTests, passTimesPerFrame } from "@vq/gpu-core/testing";
+import { firstFrame, gpuBatchTask, msPerIteration } from "../../../tools/bench-tasks.ts";
 import { vifOptions } from "../src/definition.ts";
 import { VifGpu } from "../src/vif-gpu.ts";
-
-async function firstFrame(path: string): Promise<Picture> {
-  const r = await Y4mReader.open(goldenPath(path));
-  const p = (await r.read())!;
-  await r.close();
-  return p;
-}
 
 const gpu = await gpuForTests();
 if (!gpu) {
@@ -36,16 +28,7 @@ for (const input of INPUTS) {
   const dist = await firstFrame(input.dist);
   const runner = new GpuFrameRunner(gpu, [new VifGpu(options)], { depth: 3 });
   await runner.init(ref.format);
-  let index = 0;
-  let collector = new FeatureCollector();
-  bench.add(`vif gpu ${input.name} (${BATCH} frames, upload to readback)`, async () => {
-    if (index > 10000) {
-      index = 0;
-      collector = new FeatureCollector();
-    }
-    for (let i = 0; i < BATCH; i++) await runner.submit({ ref, dist }, index++, collector);
-    await runner.flush(collector);
-  });
+  bench.add(`vif gpu ${input.name} (${BATCH} frames, upload to readback)`, gpuBatchTask(runner, () => ({ ref, dist }), BATCH));
 
   if (gpu.hasTimestamps) {
     const frames = Number(process.env.VQ_BENCH_PROFILE_FRAMES ?? 32);
@@ -57,8 +40,7 @@ await bench.run();
 console.log(`device: ${gpu.description}`);
 console.table(
   bench.tasks.map((t) => {
-    const r = t.result as { latency?: { mean: number; p50?: number }; period?: number } | undefined;
-    const ms = r?.latency?.mean ?? r?.period ?? NaN;
+    const ms = msPerIteration(t);
     return { task: t.name, "ms/iteration": ms.toFixed(3), "ms/frame": (ms / BATCH).toFixed(3), fps: ((BATCH * 1000) / ms).toFixed(1) };
   }),
 );
