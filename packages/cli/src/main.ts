@@ -4,6 +4,7 @@ import { score } from "@vq/score";
 import { parseArgs, parseReportArgs, rawFormatFor, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { writeAtomically } from "./atomic-write.ts";
 import { gpuProfileTable } from "./gpu-profile.ts";
+import { modelSummaryLines } from "./model-summary.ts";
 import type { RunSettings } from "./report/report-data.ts";
 import { RunTiming, timingLine } from "./run-timing.ts";
 import { VERSION } from "./version.ts";
@@ -128,6 +129,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   } catch (e) {
     if (s.report) rmSync(s.report, { force: true });
     throw e;
+  }
+  // libvmaf's closing lines, last on the terminal (its rule: a terminal, and not -q with -o)
+  if (io.stderrIsTty && !s.noPrediction && (!s.quiet || !s.output)) {
+    for (const line of modelSummaryLines(s.models, result.pooled, s.precision)) io.stderr(`${line}\n`);
   }
 }
 
