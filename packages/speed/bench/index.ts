@@ -6,10 +6,10 @@ import { GpuFrameRunner, type GpuStage } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { cpuFrameTask, firstFrames, GOLDEN_1080P, gpuBatchTask, printFrameRates } from "../../../tools/bench-tasks.ts";
 import { speedChromaOptions, speedTemporalOptions } from "../src/definition.ts";
-import { SpeedChromaCpu } from "../src/speed-chroma-cpu.ts";
-import { SpeedChromaGpu } from "../src/speed-chroma-gpu.ts";
-import { SpeedTemporalCpu } from "../src/speed-temporal-cpu.ts";
-import { SpeedTemporalGpu } from "../src/speed-temporal-gpu.ts";
+import { SpeedChromaCpu } from "../src/cpu/speed-chroma-cpu.ts";
+import { SpeedChromaGpu } from "../src/gpu/speed-chroma-gpu.ts";
+import { SpeedTemporalCpu } from "../src/cpu/speed-temporal-cpu.ts";
+import { SpeedTemporalGpu } from "../src/gpu/speed-temporal-gpu.ts";
 
 const refs = await firstFrames(GOLDEN_1080P.ref, 2);
 const dists = await firstFrames(GOLDEN_1080P.dist, 2);

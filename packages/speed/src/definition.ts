@@ -1,6 +1,6 @@
 import { aliasOf, isValidKernelScale, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
 import { SPEED_FEATURES, speedChromaEntry, speedChromaOptions, speedTemporalEntry, speedTemporalOptions, type sharedOptions } from "./catalogue.ts";
-import { speedGeometry, type PlaneSize } from "./speed-geometry.ts";
+import { speedGeometry, type PlaneSize } from "./numerics/speed-geometry.ts";
 
 export { SPEED_FEATURES, speedChromaOptions, speedTemporalOptions } from "./catalogue.ts";
 

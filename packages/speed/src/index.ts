@@ -1,9 +1,9 @@
 import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { speedChromaDefinition, speedTemporalDefinition } from "./definition.ts";
-import { SpeedChromaCpu } from "./speed-chroma-cpu.ts";
-import { SpeedChromaGpu } from "./speed-chroma-gpu.ts";
-import { SpeedTemporalCpu } from "./speed-temporal-cpu.ts";
-import { SpeedTemporalGpu } from "./speed-temporal-gpu.ts";
+import { SpeedChromaCpu } from "./cpu/speed-chroma-cpu.ts";
+import { SpeedChromaGpu } from "./gpu/speed-chroma-gpu.ts";
+import { SpeedTemporalCpu } from "./cpu/speed-temporal-cpu.ts";
+import { SpeedTemporalGpu } from "./gpu/speed-temporal-gpu.ts";
 
 export {
   speedChromaDefinition,
@@ -16,12 +16,12 @@ export {
   SPEED_FEATURES,
 } from "./definition.ts";
 export type { SpeedChromaOptions, SpeedTemporalOptions, SpeedChromaNames } from "./definition.ts";
-export { SpeedChromaCpu, createSpeedChromaCpu } from "./speed-chroma-cpu.ts";
-export { SpeedTemporalCpu, createSpeedTemporalCpu } from "./speed-temporal-cpu.ts";
-export { SpeedChromaGpu, createSpeedChromaGpu } from "./speed-chroma-gpu.ts";
-export { SpeedTemporalGpu, createSpeedTemporalGpu } from "./speed-temporal-gpu.ts";
-export { speedGeometry, SPEED_MIN_SIZE } from "./speed-geometry.ts";
-export type { SpeedGeometry } from "./speed-geometry.ts";
+export { SpeedChromaCpu, createSpeedChromaCpu } from "./cpu/speed-chroma-cpu.ts";
+export { SpeedTemporalCpu, createSpeedTemporalCpu } from "./cpu/speed-temporal-cpu.ts";
+export { SpeedChromaGpu, createSpeedChromaGpu } from "./gpu/speed-chroma-gpu.ts";
+export { SpeedTemporalGpu, createSpeedTemporalGpu } from "./gpu/speed-temporal-gpu.ts";
+export { speedGeometry, SPEED_MIN_SIZE } from "./numerics/speed-geometry.ts";
+export type { SpeedGeometry } from "./numerics/speed-geometry.ts";
 
 /** libvmaf's speed_chroma (speed_chroma_u, _v, _uv), for the CLI and the scoring pipeline. */
 export const speedChromaFeature: GpuFeatureEntry<typeof speedChromaDefinition.options.defs> = {

@@ -1,9 +1,9 @@
 import { parityTests } from "@vq/parity";
 import { speedChromaDefinition, speedTemporalDefinition } from "./definition.ts";
-import { SpeedChromaCpu } from "./speed-chroma-cpu.ts";
-import { SpeedChromaGpu } from "./speed-chroma-gpu.ts";
-import { SpeedTemporalCpu } from "./speed-temporal-cpu.ts";
-import { SpeedTemporalGpu } from "./speed-temporal-gpu.ts";
+import { SpeedChromaCpu } from "./cpu/speed-chroma-cpu.ts";
+import { SpeedChromaGpu } from "./gpu/speed-chroma-gpu.ts";
+import { SpeedTemporalCpu } from "./cpu/speed-temporal-cpu.ts";
+import { SpeedTemporalGpu } from "./gpu/speed-temporal-gpu.ts";
 
 /**
  * SpEED against libvmaf 3.2 on every golden pair, CPU and GPU: run `all` (speed_chroma and

@@ -7,7 +7,7 @@
  */
 import type { FloatImage } from "./float-image.ts";
 import type { PlaneSize } from "./speed-geometry.ts";
-import { PRESCALE_METHODS } from "./catalogue.ts";
+import { PRESCALE_METHODS } from "../catalogue.ts";
 
 const f32 = Math.fround;
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { CpuBackend, scoreVideos, VqError, type PictureFormat } from "@vq/core";
-import { speedChromaOptions, speedTemporalOptions } from "./definition.ts";
+import { speedChromaOptions, speedTemporalOptions } from "../definition.ts";
 import { SpeedChromaCpu } from "./speed-chroma-cpu.ts";
 import { SpeedTemporalCpu } from "./speed-temporal-cpu.ts";
-import { syntheticVideo, texture } from "./synthetic-video.ts";
+import { syntheticVideo, texture } from "../synthetic-video.ts";
 
 // chroma planes of 256x256: 3x3 blocks, 11x11 samples per shifted copy in the covariance
 const format: PictureFormat = { width: 512, height: 512, bitDepth: 8, pixelFormat: "420" };

@@ -1,10 +1,10 @@
 import { alignUp, packedLayout, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { LUMA_INPUTS, stageKernel, type GpuContext, type GpuFrameBatch, type GpuStage, type PassRecorder, type StageKernel } from "@vq/gpu-core";
-import keepLumaWgsl from "../../../shaders/speed/keep-luma.wgsl" with { type: "text" };
-import temporalSourceWgsl from "../../../shaders/speed/temporal-source.wgsl" with { type: "text" };
-import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "./definition.ts";
+import keepLumaWgsl from "../../../../shaders/speed/keep-luma.wgsl" with { type: "text" };
+import temporalSourceWgsl from "../../../../shaders/speed/temporal-source.wgsl" with { type: "text" };
+import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "../definition.ts";
 import { SpeedGpuPipeline, batchViews } from "./speed-gpu-pipeline.ts";
-import { speedGeometry } from "./speed-geometry.ts";
+import { speedGeometry } from "../numerics/speed-geometry.ts";
 
 /** the reference's and the distorted's frame difference */
 const IMAGES = 2;

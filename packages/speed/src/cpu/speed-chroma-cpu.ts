@@ -1,8 +1,8 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
-import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, speedChromaOptions, type SpeedChromaNames, type SpeedChromaOptions } from "./definition.ts";
-import { allocateImage, planeToFloat, type FloatImage } from "./float-image.ts";
-import { SpeedModel, type PairScore } from "./speed-model.ts";
-import { speedGeometry } from "./speed-geometry.ts";
+import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, speedChromaOptions, type SpeedChromaNames, type SpeedChromaOptions } from "../definition.ts";
+import { allocateImage, planeToFloat, type FloatImage } from "../numerics/float-image.ts";
+import { SpeedModel, type PairScore } from "../numerics/speed-model.ts";
+import { speedGeometry } from "../numerics/speed-geometry.ts";
 
 const f32 = Math.fround;
 

@@ -2,7 +2,7 @@
  * speed_extract_score for one pair of float pictures: prescale, anti-alias and decimate
  * by 16, remove the local mean, model each picture (est_params), then score the pair.
  */
-import type { SpeedOptions } from "./definition.ts";
+import type { SpeedOptions } from "../definition.ts";
 import { Decimator, LocalMeanRemover } from "./decimate.ts";
 import { allocateImage, type FloatImage } from "./float-image.ts";
 import { antialiasFilter, localMeanFilter } from "./gaussian-taps.ts";

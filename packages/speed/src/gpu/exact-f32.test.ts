@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { computePipeline } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import exactWgsl from "../../../shaders/speed/exact-f32.wgsl" with { type: "text" };
+import exactWgsl from "../../../../shaders/speed/exact-f32.wgsl" with { type: "text" };
 
 /**
  * exact-f32.wgsl's division and roots against C's arithmetic as JavaScript's doubles give

@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { CpuBackend, scoreVideos, type PictureFormat } from "@vq/core";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { speedChromaOptions, speedTemporalOptions } from "./definition.ts";
-import { SpeedChromaCpu } from "./speed-chroma-cpu.ts";
+import { speedChromaOptions, speedTemporalOptions } from "../definition.ts";
+import { SpeedChromaCpu } from "../cpu/speed-chroma-cpu.ts";
 import { SpeedChromaGpu } from "./speed-chroma-gpu.ts";
-import { SpeedTemporalCpu } from "./speed-temporal-cpu.ts";
+import { SpeedTemporalCpu } from "../cpu/speed-temporal-cpu.ts";
 import { SpeedTemporalGpu } from "./speed-temporal-gpu.ts";
-import { syntheticVideo, texture, type SampleFn } from "./synthetic-video.ts";
+import { syntheticVideo, texture, type SampleFn } from "../synthetic-video.ts";
 
 /**
  * The GPU twins against the CPU reference on synthetic frames, where the golden set has no

@@ -1,10 +1,10 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
 import type { GpuContext, GpuFrameBatch, GpuStage, PassRecorder } from "@vq/gpu-core";
-import chromaSourceWgsl from "../../../shaders/speed/chroma-source.wgsl" with { type: "text" };
-import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, speedChromaOptions, type SpeedChromaNames, type SpeedChromaOptions } from "./definition.ts";
-import { writeChromaScores } from "./speed-chroma-cpu.ts";
+import chromaSourceWgsl from "../../../../shaders/speed/chroma-source.wgsl" with { type: "text" };
+import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, speedChromaOptions, type SpeedChromaNames, type SpeedChromaOptions } from "../definition.ts";
+import { writeChromaScores } from "../cpu/speed-chroma-cpu.ts";
 import { SpeedGpuPipeline, batchViews } from "./speed-gpu-pipeline.ts";
-import { speedGeometry } from "./speed-geometry.ts";
+import { speedGeometry } from "../numerics/speed-geometry.ts";
 
 /** U ref, U dis, V ref, V dis */
 const IMAGES = 4;

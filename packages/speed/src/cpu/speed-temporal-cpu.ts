@@ -1,8 +1,8 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair, Samples } from "@vq/core";
-import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "./definition.ts";
-import { allocateImage, copySamples, sampleDifference, type FloatImage } from "./float-image.ts";
-import { SpeedModel } from "./speed-model.ts";
-import { speedGeometry } from "./speed-geometry.ts";
+import { speedTemporalDefinition, speedTemporalName, speedTemporalOptions, type SpeedTemporalOptions } from "../definition.ts";
+import { allocateImage, copySamples, sampleDifference, type FloatImage } from "../numerics/float-image.ts";
+import { SpeedModel } from "../numerics/speed-model.ts";
+import { speedGeometry } from "../numerics/speed-geometry.ts";
 
 /** A frame's luma samples, reference and distorted, kept for the next frame. */
 interface LumaPair {
