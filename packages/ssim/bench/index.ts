@@ -7,11 +7,11 @@ import { GpuFrameRunner, type GpuStage } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { cpuFrameTask, firstFrame, GOLDEN_1080P, gpuBatchTask, msPerIteration } from "../../../tools/bench-tasks.ts";
 import { floatMsSsimOptions } from "../src/float-ms-ssim-definition.ts";
-import { FloatMsSsimCpu } from "../src/float-ms-ssim-cpu.ts";
-import { FloatMsSsimGpu } from "../src/float-ms-ssim-gpu.ts";
+import { FloatMsSsimCpu } from "../src/cpu/float-ms-ssim-cpu.ts";
+import { FloatMsSsimGpu } from "../src/gpu/float-ms-ssim-gpu.ts";
 import { floatSsimOptions } from "../src/float-ssim-definition.ts";
-import { FloatSsimCpu } from "../src/float-ssim-cpu.ts";
-import { FloatSsimGpu } from "../src/float-ssim-gpu.ts";
+import { FloatSsimCpu } from "../src/cpu/float-ssim-cpu.ts";
+import { FloatSsimGpu } from "../src/gpu/float-ssim-gpu.ts";
 
 const ref = await firstFrame(GOLDEN_1080P.ref);
 const dist = await firstFrame(GOLDEN_1080P.dist);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, type PictureFormat } from "@vq/core";
 import { floatMsSsimDefinition, floatMsSsimOptions, MS_SSIM_MIN_SIZE } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimCpu } from "./float-ms-ssim-cpu.ts";
+import { FloatMsSsimCpu } from "./cpu/float-ms-ssim-cpu.ts";
 import { floatSsimDefinition, floatSsimOptions } from "./float-ssim-definition.ts";
-import { FloatSsimCpu } from "./float-ssim-cpu.ts";
+import { FloatSsimCpu } from "./cpu/float-ssim-cpu.ts";
 
 const format = (width: number, height: number, bitDepth = 8): PictureFormat => ({ width, height, bitDepth, pixelFormat: "420" });
 

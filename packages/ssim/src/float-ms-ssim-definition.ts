@@ -1,6 +1,6 @@
 import { VqError, type ExtractorDefinition, type OptionValues } from "@vq/core";
 import { checkBitDepth } from "./float-ssim-definition.ts";
-import { WINDOW } from "./ssim-constants.ts";
+import { WINDOW } from "./numerics/ssim-constants.ts";
 import { floatMsSsimEntry, floatMsSsimOptions } from "./catalogue.ts";
 
 export { floatMsSsimOptions } from "./catalogue.ts";

@@ -1,7 +1,7 @@
 import { VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
-import { CONVERTED_BIT_DEPTHS } from "./luma-float.ts";
-import { decimatedSize } from "./decimation-geometry.ts";
-import { WINDOW } from "./ssim-constants.ts";
+import { CONVERTED_BIT_DEPTHS } from "./numerics/luma-float.ts";
+import { decimatedSize } from "./numerics/decimation-geometry.ts";
+import { WINDOW } from "./numerics/ssim-constants.ts";
 import { floatSsimEntry, floatSsimOptions } from "./catalogue.ts";
 
 export { floatSsimOptions } from "./catalogue.ts";

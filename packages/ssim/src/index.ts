@@ -1,29 +1,19 @@
 import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { floatMsSsimDefinition } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimCpu } from "./float-ms-ssim-cpu.ts";
-import { FloatMsSsimGpu } from "./float-ms-ssim-gpu.ts";
+import { FloatMsSsimCpu } from "./cpu/float-ms-ssim-cpu.ts";
+import { FloatMsSsimGpu } from "./gpu/float-ms-ssim-gpu.ts";
 import { floatSsimDefinition } from "./float-ssim-definition.ts";
-import { FloatSsimCpu } from "./float-ssim-cpu.ts";
-import { FloatSsimGpu } from "./float-ssim-gpu.ts";
+import { FloatSsimCpu } from "./cpu/float-ssim-cpu.ts";
+import { FloatSsimGpu } from "./gpu/float-ssim-gpu.ts";
 
 export { floatSsimDefinition, floatSsimOptions, FLOAT_SSIM_NAMES, ssimScale, ssimPictureSize } from "./float-ssim-definition.ts";
 export type { FloatSsimOptions } from "./float-ssim-definition.ts";
 export { floatMsSsimDefinition, floatMsSsimOptions, FLOAT_MS_SSIM_NAMES, MS_SSIM_SCALES, MS_SSIM_MIN_SIZE } from "./float-ms-ssim-definition.ts";
 export type { FloatMsSsimOptions } from "./float-ms-ssim-definition.ts";
-export { FloatSsimCpu, createFloatSsimCpu } from "./float-ssim-cpu.ts";
-export { FloatMsSsimCpu, createFloatMsSsimCpu } from "./float-ms-ssim-cpu.ts";
-export { FloatSsimGpu, createFloatSsimGpu } from "./float-ssim-gpu.ts";
-export { FloatMsSsimGpu, createFloatMsSsimGpu } from "./float-ms-ssim-gpu.ts";
-export { FloatSsimScorer } from "./float-ssim-scores.ts";
-export { FloatMsSsimScorer, msSsim } from "./float-ms-ssim-scores.ts";
-export { SsimStatistics } from "./ssim-statistics.ts";
-export type { SsimMeans } from "./ssim-statistics.ts";
-export { SsimGpuPlan } from "./ssim-gpu-plan.ts";
-export { SSIM_KERNELS } from "./ssim-gpu-kernels.ts";
-export { boxDecimate } from "./box-decimate.ts";
-export { waveletDecimate, LPF_9X9 } from "./wavelet-decimate.ts";
-export { lumaToFloat } from "./luma-float.ts";
-export { maxDb, toDb } from "./ssim-db.ts";
+export { FloatSsimCpu, createFloatSsimCpu } from "./cpu/float-ssim-cpu.ts";
+export { FloatMsSsimCpu, createFloatMsSsimCpu } from "./cpu/float-ms-ssim-cpu.ts";
+export { FloatSsimGpu, createFloatSsimGpu } from "./gpu/float-ssim-gpu.ts";
+export { FloatMsSsimGpu, createFloatMsSsimGpu } from "./gpu/float-ms-ssim-gpu.ts";
 
 /** libvmaf's `float_ssim` on either backend, for the CLI and the scoring pipeline. */
 export const ssimFeature: GpuFeatureEntry<typeof floatSsimDefinition.options.defs> = {

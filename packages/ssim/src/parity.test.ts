@@ -1,10 +1,10 @@
 import { parityTests } from "@vq/parity";
 import { floatMsSsimDefinition } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimCpu } from "./float-ms-ssim-cpu.ts";
-import { FloatMsSsimGpu } from "./float-ms-ssim-gpu.ts";
+import { FloatMsSsimCpu } from "./cpu/float-ms-ssim-cpu.ts";
+import { FloatMsSsimGpu } from "./gpu/float-ms-ssim-gpu.ts";
 import { floatSsimDefinition } from "./float-ssim-definition.ts";
-import { FloatSsimCpu } from "./float-ssim-cpu.ts";
-import { FloatSsimGpu } from "./float-ssim-gpu.ts";
+import { FloatSsimCpu } from "./cpu/float-ssim-cpu.ts";
+import { FloatSsimGpu } from "./gpu/float-ssim-gpu.ts";
 
 /**
  * float_ssim and float_ms_ssim against libvmaf 3.2 on every golden pair. Run `all` has

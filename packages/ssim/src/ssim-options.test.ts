@@ -2,9 +2,9 @@ import { expect, test } from "bun:test";
 import { CpuBackend, scoreVideos, Y4mReader, type FeatureExtractor } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { floatMsSsimOptions } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimCpu } from "./float-ms-ssim-cpu.ts";
+import { FloatMsSsimCpu } from "./cpu/float-ms-ssim-cpu.ts";
 import { floatSsimOptions } from "./float-ssim-definition.ts";
-import { FloatSsimCpu } from "./float-ssim-cpu.ts";
+import { FloatSsimCpu } from "./cpu/float-ssim-cpu.ts";
 
 /** Options the golden runs leave at their defaults, checked through what the golden data does fix. */
 const pair = goldenPairs().find((p) => p.pair === "nat_1920x1080.x264crf35")!;

@@ -2,11 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { CpuBackend, Picture, scoreVideos, VqError, type PictureFormat, type VideoReader } from "@vq/core";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { floatMsSsimDefinition, floatMsSsimOptions } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimCpu } from "./float-ms-ssim-cpu.ts";
+import { floatMsSsimDefinition, floatMsSsimOptions } from "../float-ms-ssim-definition.ts";
+import { FloatMsSsimCpu } from "../cpu/float-ms-ssim-cpu.ts";
 import { FloatMsSsimGpu } from "./float-ms-ssim-gpu.ts";
-import { floatSsimDefinition, floatSsimOptions } from "./float-ssim-definition.ts";
-import { FloatSsimCpu } from "./float-ssim-cpu.ts";
+import { floatSsimDefinition, floatSsimOptions } from "../float-ssim-definition.ts";
+import { FloatSsimCpu } from "../cpu/float-ssim-cpu.ts";
 import { FloatSsimGpu } from "./float-ssim-gpu.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { VqError, packedLayout, type PictureFormat } from "@vq/core";
 import { planeUniforms, stageKernel, type Bindings, type GpuFrame, type PassRecorder, type StageKernel, type StageKernelSpec } from "@vq/gpu-core";
-import { decimatedSize } from "./decimation-geometry.ts";
-import { WINDOW } from "./ssim-constants.ts";
+import { decimatedSize } from "../numerics/decimation-geometry.ts";
+import { WINDOW } from "../numerics/ssim-constants.ts";
 import { SSIM_KERNELS, SUM_WORDS } from "./ssim-gpu-kernels.ts";
-import type { SsimMeans } from "./ssim-statistics.ts";
-import { windowMeans, type SsimSums } from "./window-means.ts";
+import type { SsimMeans } from "../numerics/ssim-statistics.ts";
+import { windowMeans, type SsimSums } from "../numerics/window-means.ts";
 
 /** A picture on the GPU: reference and distorted as f32, stride = width. */
 export interface GpuLevel {

@@ -1,9 +1,9 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
 import { LUMA_INPUTS, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
-import { floatSsimDefinition, floatSsimOptions, ssimScale, type FloatSsimOptions } from "./float-ssim-definition.ts";
-import { FloatSsimScorer } from "./float-ssim-scores.ts";
+import { floatSsimDefinition, floatSsimOptions, ssimScale, type FloatSsimOptions } from "../float-ssim-definition.ts";
+import { FloatSsimScorer } from "../numerics/float-ssim-scores.ts";
 import { SsimGpuPlan } from "./ssim-gpu-plan.ts";
-import type { SsimMeans } from "./ssim-statistics.ts";
+import type { SsimMeans } from "../numerics/ssim-statistics.ts";
 
 /**
  * GPU twin of FloatSsimCpu: luma to f32, the box downscaling, and the SSIM map's row

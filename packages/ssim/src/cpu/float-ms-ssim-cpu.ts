@@ -1,10 +1,10 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
-import { floatMsSsimDefinition, floatMsSsimOptions, MS_SSIM_SCALES, type FloatMsSsimOptions } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimScorer } from "./float-ms-ssim-scores.ts";
-import { lumaToFloat } from "./luma-float.ts";
-import { decimatedSize } from "./decimation-geometry.ts";
-import { SsimStatistics, type SsimMeans } from "./ssim-statistics.ts";
-import { waveletDecimate } from "./wavelet-decimate.ts";
+import { floatMsSsimDefinition, floatMsSsimOptions, MS_SSIM_SCALES, type FloatMsSsimOptions } from "../float-ms-ssim-definition.ts";
+import { FloatMsSsimScorer } from "../numerics/float-ms-ssim-scores.ts";
+import { lumaToFloat } from "../numerics/luma-float.ts";
+import { decimatedSize } from "../numerics/decimation-geometry.ts";
+import { SsimStatistics, type SsimMeans } from "../numerics/ssim-statistics.ts";
+import { waveletDecimate } from "../numerics/wavelet-decimate.ts";
 
 /** One scale of the pyramid: reference and distorted luma as floats, stride = width. */
 interface Level {

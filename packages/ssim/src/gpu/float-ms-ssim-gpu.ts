@@ -1,9 +1,9 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
 import { LUMA_INPUTS, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder } from "@vq/gpu-core";
-import { floatMsSsimDefinition, floatMsSsimOptions, MS_SSIM_SCALES, type FloatMsSsimOptions } from "./float-ms-ssim-definition.ts";
-import { FloatMsSsimScorer } from "./float-ms-ssim-scores.ts";
+import { floatMsSsimDefinition, floatMsSsimOptions, MS_SSIM_SCALES, type FloatMsSsimOptions } from "../float-ms-ssim-definition.ts";
+import { FloatMsSsimScorer } from "../numerics/float-ms-ssim-scores.ts";
 import { SsimGpuPlan } from "./ssim-gpu-plan.ts";
-import type { SsimMeans } from "./ssim-statistics.ts";
+import type { SsimMeans } from "../numerics/ssim-statistics.ts";
 
 /**
  * GPU twin of FloatMsSsimCpu: the 5-scale wavelet pyramid and each scale's SSIM row sums

@@ -1,14 +1,14 @@
 import type { KernelSpec } from "@vq/gpu-core";
-import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
-import boxWgsl from "../../../shaders/ssim/box-decimate.wgsl" with { type: "text" };
-import horizontalWgsl from "../../../shaders/ssim/horizontal.wgsl" with { type: "text" };
-import lumaWgsl from "../../../shaders/ssim/luma.wgsl" with { type: "text" };
-import paramsWgsl from "../../../shaders/ssim/params.wgsl" with { type: "text" };
-import rowSumsWgsl from "../../../shaders/ssim/row-sums.wgsl" with { type: "text" };
-import verticalWgsl from "../../../shaders/ssim/vertical.wgsl" with { type: "text" };
-import waveletWgsl from "../../../shaders/ssim/wavelet-decimate.wgsl" with { type: "text" };
-import { C1, C2, C3, GAUSSIAN_TAPS } from "./ssim-constants.ts";
-import { LPF_9X9 } from "./wavelet-decimate.ts";
+import frameWgsl from "../../../../shaders/common/frame.wgsl" with { type: "text" };
+import boxWgsl from "../../../../shaders/ssim/box-decimate.wgsl" with { type: "text" };
+import horizontalWgsl from "../../../../shaders/ssim/horizontal.wgsl" with { type: "text" };
+import lumaWgsl from "../../../../shaders/ssim/luma.wgsl" with { type: "text" };
+import paramsWgsl from "../../../../shaders/ssim/params.wgsl" with { type: "text" };
+import rowSumsWgsl from "../../../../shaders/ssim/row-sums.wgsl" with { type: "text" };
+import verticalWgsl from "../../../../shaders/ssim/vertical.wgsl" with { type: "text" };
+import waveletWgsl from "../../../../shaders/ssim/wavelet-decimate.wgsl" with { type: "text" };
+import { C1, C2, C3, GAUSSIAN_TAPS } from "../numerics/ssim-constants.ts";
+import { LPF_9X9 } from "../numerics/wavelet-decimate.ts";
 
 /** An f32 as a WGSL literal: 17 significant digits name the float exactly. */
 function f32Literal(x: number): string {

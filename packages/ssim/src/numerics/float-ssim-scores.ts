@@ -1,5 +1,5 @@
 import type { FeatureCollector, PictureFormat } from "@vq/core";
-import { FLOAT_SSIM_NAMES, type FloatSsimOptions } from "./float-ssim-definition.ts";
+import { FLOAT_SSIM_NAMES, type FloatSsimOptions } from "../float-ssim-definition.ts";
 import { maxDb, toDb } from "./ssim-db.ts";
 import type { SsimMeans } from "./ssim-statistics.ts";
 

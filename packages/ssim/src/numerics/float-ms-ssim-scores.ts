@@ -1,5 +1,5 @@
 import { VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
-import { FLOAT_MS_SSIM_NAMES, MS_SSIM_SCALES, type FloatMsSsimOptions } from "./float-ms-ssim-definition.ts";
+import { FLOAT_MS_SSIM_NAMES, MS_SSIM_SCALES, type FloatMsSsimOptions } from "../float-ms-ssim-definition.ts";
 import { maxDb, toDb } from "./ssim-db.ts";
 import type { SsimMeans } from "./ssim-statistics.ts";
 

@@ -1,9 +1,9 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
-import { boxDecimate } from "./box-decimate.ts";
-import { floatSsimDefinition, floatSsimOptions, ssimPictureSize, type FloatSsimOptions } from "./float-ssim-definition.ts";
-import { FloatSsimScorer } from "./float-ssim-scores.ts";
-import { lumaToFloat } from "./luma-float.ts";
-import { SsimStatistics, type SsimMeans } from "./ssim-statistics.ts";
+import { boxDecimate } from "../numerics/box-decimate.ts";
+import { floatSsimDefinition, floatSsimOptions, ssimPictureSize, type FloatSsimOptions } from "../float-ssim-definition.ts";
+import { FloatSsimScorer } from "../numerics/float-ssim-scores.ts";
+import { lumaToFloat } from "../numerics/luma-float.ts";
+import { SsimStatistics, type SsimMeans } from "../numerics/ssim-statistics.ts";
 
 /** libvmaf's float_ssim on the CPU: luma to float, box-downscaled by the scale factor, one SSIM map. */
 export class FloatSsimCpu implements FeatureExtractor<PicturePair> {
