@@ -3,7 +3,7 @@ import type { Orientations } from "./decouple.ts";
 import { ceilLog2 } from "./dwt-indices.ts";
 import { exactness } from "./exactness.ts";
 import { absInt32, EXACT_LIMIT, int64ToFloat32 } from "./int64.ts";
-import { ONE_THIRD_F, powf } from "./powf.ts";
+import { ONE_THIRD_F, powf } from "@vq/core/libm";
 
 /**
  * Contrast masking, the numerator of one scale: each CSF-weighted coefficient x of the

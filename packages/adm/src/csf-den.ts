@@ -3,7 +3,7 @@ import type { Orientations } from "./decouple.ts";
 import { ceilLog2 } from "./dwt-indices.ts";
 import { exactness } from "./exactness.ts";
 import { EXACT_LIMIT } from "./int64.ts";
-import { ONE_THIRD_F, powf } from "./powf.ts";
+import { ONE_THIRD_F, powf } from "@vq/core/libm";
 
 /**
  * The denominator of one scale: the L3 norm of the CSF-weighted reference detail bands

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { CubeShifts, maskedCube, maskedCubeExact } from "./contrast-masking.ts";
 import { scaledMagnitudeQ32, weightQ32 } from "./csf-bands.ts";
-import { fma, fmaExact } from "@vq/core";
+import { fma, fmaExact } from "@vq/core/libm";
 import { int64ToFloat32, splitToFloat32 } from "./int64.ts";
-import { ONE_THIRD_F, powf } from "./powf.ts";
+import { ONE_THIRD_F, powf } from "@vq/core/libm";
 
 /**
  * The double fast paths against BigInt transliterations of libvmaf's int64 C

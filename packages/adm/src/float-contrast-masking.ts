@@ -1,7 +1,7 @@
 import { scoreRegion } from "./band-region.ts";
 import type { Orientations } from "./decouple.ts";
 import { floatPower, noiseConstant } from "./float-csf.ts";
-import { powf } from "./powf.ts";
+import { powf } from "@vq/core/libm";
 
 /**
  * float_adm's contrast masking (adm_cm_s): x = w * band, minus the masking threshold

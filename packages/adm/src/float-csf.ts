@@ -2,7 +2,7 @@ import { bartenCsf, CSF_LUMINANCE } from "./barten-csf.ts";
 import { filterRegion, scoreRegion } from "./band-region.ts";
 import { csfFactors, CSF_WATSON97 } from "./csf.ts";
 import type { Orientations } from "./decouple.ts";
-import { powf } from "./powf.ts";
+import { powf } from "@vq/core/libm";
 
 /**
  * float_adm's CSF weights (Watson 1997, Barten, or ADM's native CSF: float_adm's mode

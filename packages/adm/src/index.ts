@@ -13,7 +13,6 @@ export { AdmGpu, createAdmGpu } from "./adm-gpu.ts";
 export { AdmPipeline, SIMD_PROFILES } from "./adm-pipeline.ts";
 export type { AdmScores, AdmSettings, SimdProfile } from "./adm-pipeline.ts";
 export { admScaleScores } from "./adm-scale-scores.ts";
-export { powf, ONE_THIRD_F } from "./powf.ts";
 
 /** What the CLI and the scoring pipeline need to run adm on either backend. */
 export const admFeature: GpuFeatureEntry<typeof admDefinition.options.defs> = {

@@ -1,6 +1,6 @@
 import { VqError, type ExtractorDefinition, type OptionValues } from "@vq/core";
 import { CIEDE_FEATURE, ciedeEntry, ciedeOptions } from "./catalogue.ts";
-import { ChromaUpsampling } from "./chroma-upsampling.ts";
+import { ChromaUpsampling } from "./colour/chroma-upsampling.ts";
 
 export { CIEDE_FEATURE, ciedeOptions } from "./catalogue.ts";
 

@@ -1,6 +1,6 @@
 import { parityTests } from "@vq/parity";
-import { CiedeCpu } from "./ciede-cpu.ts";
-import { CiedeGpu } from "./ciede-gpu.ts";
+import { CiedeCpu } from "./cpu/ciede-cpu.ts";
+import { CiedeGpu } from "./gpu/ciede-gpu.ts";
 import { ciedeDefinition } from "./definition.ts";
 
 /**

@@ -17,8 +17,6 @@ export { FeatureCollector } from "./feature-collector.ts";
 export { POOL_METHODS, poolFeature, poolScores } from "./pooling.ts";
 export type { PoolMethod, PooledScore } from "./pooling.ts";
 export { Uint64Sum, uint64ToNumber } from "./uint64.ts";
-export { fma, fmaExact } from "./fma.ts";
-export { glibcExp } from "./glibc-exp.ts";
 export { formatFixed, formatG, formatLibvmaf, formatRoundTrip, leadingFractionZeros } from "./printf.ts";
 export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";
 export type { OutputOptions } from "./output/json.ts";

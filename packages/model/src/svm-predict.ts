@@ -1,4 +1,4 @@
-import { glibcExp } from "@vq/core";
+import { glibcExp } from "@vq/core/libm";
 import type { SvmModel } from "./libsvm-model.ts";
 
 /**

@@ -1,18 +1,20 @@
 /**
- * glibc's powf (2.28+, the FMA build x86-64 CPUs with AVX2 run), which libvmaf's ciede
- * calls for R_T. It is not correctly rounded (up to 0.82 ulp), so matching libvmaf bit
- * for bit needs its exact steps: log2 from a 16-entry table and a degree-5 polynomial,
- * exp2 from a 32-entry table and a cubic, in double with fused multiply-adds, then
- * rounded to float. (@vq/adm carries the same algorithm with a BigInt fma; this one
- * gets the same results fast.)
+ * glibc's powf (2.28+, the FMA build x86-64 CPUs with AVX2 run), which libvmaf calls for
+ * adm's cube roots (powf(x, 1.0f / 3.0f)) and ciede's R_T. It is not correctly rounded
+ * (up to 0.82 ulp), so matching libvmaf bit for bit needs its exact steps: log2 from a
+ * 16-entry table and a degree-5 polynomial, exp2 from a 32-entry table and a cubic, in
+ * double with fused multiply-adds, then rounded to float.
  *
  * Fast path: the steps without fusing, then a check that the float rounding of the
  * double result cannot depend on its last bits (unfused and fused differ by ~2^-50
- * relative). In the rare other case the steps are redone with an exact fma.
+ * relative). In the rare other case the steps are redone with the correctly rounded fma.
  */
 
-import { productError } from "./exact-product.ts";
+import { fma } from "./fma.ts";
 import { floatIfUnambiguous } from "./float-rounding.ts";
+
+/** 1.0f / 3.0f, the exponent libvmaf's adm passes for cube roots (a float, not 1/3). */
+export const ONE_THIRD_F = Math.fround(1 / 3);
 
 const f32 = Math.fround;
 const f32Box = new Float32Array(1);
@@ -54,38 +56,6 @@ const OVERFLOW_BOUND = 127.99999995700433;
 /** Relative bound on the unfused steps' deviation from the fused ones (~2^-50 in fact). */
 const UNFUSED_BOUND = 2 ** -44;
 
-/** a·b + c rounded once (no overflow or underflow): Boldo & Melquiond's emulation with round-to-odd. */
-export function fmaExact(a: number, b: number, c: number): number {
-  // a·b = uh + ul exactly
-  const uh = a * b;
-  const ul = productError(a, b, uh);
-  // c + uh = th + tl exactly (Knuth)
-  const th = c + uh;
-  let bv = th - c;
-  const tl = (c - (th - bv)) + (uh - bv);
-  // v = tl + ul rounded to odd
-  let v = tl + ul;
-  bv = v - tl;
-  const e = (tl - (v - bv)) + (ul - bv);
-  if (e !== 0) {
-    f64Box[0] = v;
-    if ((f64Bits[0]! & 1) === 0) {
-      // v is even and inexact: the odd neighbour on e's side is the round-to-odd result.
-      const away = (e > 0) === (v > 0);
-      const lo = f64Bits[0]!;
-      if (away) {
-        f64Bits[0] = (lo + 1) >>> 0;
-        if (lo === 0xffffffff) f64Bits[1] = f64Bits[1]! + 1;
-      } else {
-        f64Bits[0] = (lo - 1) >>> 0;
-        if (lo === 0) f64Bits[1] = f64Bits[1]! - 1;
-      }
-      v = f64Box[0]!;
-    }
-  }
-  return th + v;
-}
-
 /** 2^(k/32) for the k held in the low word of kd + EXP2_SHIFT: glibc's table entry plus k << 47. */
 function exp2Scale(kiLo: number): number {
   const i = kiLo & 31;
@@ -94,7 +64,7 @@ function exp2Scale(kiLo: number): number {
   return f64Box[0]!;
 }
 
-/** log2 of the normalised float bits ix, as glibc computes it, with `fused` choosing exact fmas. */
+/** log2 of the normalised float bits ix, as glibc computes it, with `fused` choosing fused multiply-adds. */
 function log2(ix: number, fused: boolean): number {
   const tmp = (ix - OFF) >>> 0;
   const i = (tmp >>> 19) & 15;
@@ -109,13 +79,13 @@ function log2(ix: number, fused: boolean): number {
     const r2 = r * r;
     return (A0 * r + A1) * (r2 * r2) + ((A2 * r + A3) * r2 + (A4 * r + y0));
   }
-  const r = fmaExact(z, invc, -1);
+  const r = fma(z, invc, -1);
   const r2 = r * r;
-  const y = fmaExact(A0, r, A1);
-  const p = fmaExact(A2, r, A3);
-  let q = fmaExact(A4, r, y0);
-  q = fmaExact(p, r2, q);
-  return fmaExact(y, r2 * r2, q);
+  const y = fma(A0, r, A1);
+  const p = fma(A2, r, A3);
+  let q = fma(A4, r, y0);
+  q = fma(p, r2, q);
+  return fma(y, r2 * r2, q);
 }
 
 /** 2^xd before the final rounding to float, as glibc computes it. */
@@ -128,18 +98,21 @@ function exp2(xd: number, fused: boolean): number {
   const s = exp2Scale(kiLo);
   const r2 = r * r;
   if (!fused) return ((C0 * r + C1) * r2 + (C2 * r + 1)) * s;
-  return fmaExact(fmaExact(C0, r, C1), r2, fmaExact(C2, r, 1)) * s;
+  return fma(fma(C0, r, C1), r2, fma(C2, r, 1)) * s;
 }
 
 /**
- * powf(x, y) as glibc returns it, for a float x >= 0 and a float y > 0. `exactOnly`
- * skips the fast path (tests compare the two).
+ * powf(x, y) as glibc returns it, for a float x (>= 0, or NaN; negative gives NaN) and
+ * a float y > 0 that is not an integer or a small one (glibc's integer-y branches for
+ * negative x are not ported). `exactOnly` skips the fast path (tests compare the two).
  */
-export function glibcPowf(x: number, y: number, exactOnly = false): number {
+export function powf(x: number, y: number, exactOnly = false): number {
   f32Box[0] = x;
   let ix = f32Bits[0]!;
-  if (ix === 0) return 0;
-  if (ix < 0x00800000) {
+  if (((ix - 0x00800000) >>> 0) >= 0x7f800000 - 0x00800000) {
+    // zero, subnormal, infinity, NaN or negative, as glibc sorts them
+    if (((2 * ix - 1) >>> 0) >= 2 * 0x7f800000 - 1) return f32(x * x);
+    if (ix & 0x80000000) return NaN; // negative ** non-integer
     // subnormal: normalise as glibc does
     f32Box[0] = x * 8388608.0;
     ix = ((f32Bits[0]! & 0x7fffffff) - (23 << 23)) >>> 0;

@@ -1,5 +1,5 @@
-import df64Wgsl from "../../../shaders/ciede/df64.wgsl" with { type: "text" };
-import fmaProbeWgsl from "../../../shaders/ciede/fma-probe.wgsl" with { type: "text" };
+import df64Wgsl from "../../../../shaders/ciede/df64.wgsl" with { type: "text" };
+import fmaProbeWgsl from "../../../../shaders/ciede/fma-probe.wgsl" with { type: "text" };
 import { computePipeline } from "@vq/gpu-core";
 
 const probed = new WeakMap<GPUDevice, Promise<boolean>>();

@@ -1,5 +1,5 @@
 import { colourKey } from "./delta-e-cache.ts";
-import { LabConverter } from "./lab-color.ts";
+import { LabConverter } from "../colour/lab-color.ts";
 
 /**
  * Remembers the Lab colour of recently seen (Y, Cb, Cr) sample triples. The conversion

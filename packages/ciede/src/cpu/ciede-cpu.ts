@@ -1,8 +1,8 @@
 import type { FeatureCollector, FeatureExtractor, Picture, PictureFormat, PicturePair } from "@vq/core";
-import { ChromaUpsampling } from "./chroma-upsampling.ts";
-import { ciedeScore } from "./ciede-score.ts";
-import { CIEDE_FEATURE, ciedeDefinition, ciedeOptions, type CiedeOptions } from "./definition.ts";
-import { deltaE2000 } from "./delta-e-2000.ts";
+import { ChromaUpsampling } from "../colour/chroma-upsampling.ts";
+import { ciedeScore } from "../ciede-score.ts";
+import { CIEDE_FEATURE, ciedeDefinition, ciedeOptions, type CiedeOptions } from "../definition.ts";
+import { deltaE2000 } from "../colour/delta-e-2000.ts";
 import { colourKey, DeltaECache, slotBitsFor } from "./delta-e-cache.ts";
 import { LabCache } from "./lab-cache.ts";
 

@@ -12,10 +12,8 @@
  * T (hueWeight), which are computed faster and checked to round to libvmaf's floats.
  */
 
-import { productError } from "./exact-product.ts";
+import { floatIfUnambiguous, powf, productError } from "@vq/core/libm";
 import { atan2Fast } from "./fast-atan2.ts";
-import { floatIfUnambiguous } from "./float-rounding.ts";
-import { glibcPowf } from "./glibc-powf.ts";
 
 const f32 = Math.fround;
 const PI = Math.PI;
@@ -134,7 +132,7 @@ export function deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: n
 
   // R_T (libvmaf's get_r_sub_t, whose powf calls work in float)
   const degrees = f32((f32(hBarPrime * DEGREES_PER_RADIAN) - 275.0) * ONE_25TH);
-  const cBarPrime7 = glibcPowf(cBarPrime, 7);
+  const cBarPrime7 = powf(cBarPrime, 7);
   const rotation = f32(f32(60.0 * Math.exp(-f32(degrees * degrees))) * RADIANS_PER_DEGREE);
   const rT = f32(-2.0 * Math.sqrt(f32(cBarPrime7 / f32(cBarPrime7 + POWF_25_7))) * Math.sin(rotation));
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { deltaE2000, pow7 } from "./delta-e-2000.ts";
-import { glibcPowf } from "./glibc-powf.ts";
+import { powf } from "@vq/core/libm";
 import { LabConverter } from "./lab-color.ts";
 
 const f32 = Math.fround;
@@ -42,7 +42,7 @@ function reference(l1: number, a1: number, b1: number, l2: number, a2: number, b
   const t = f32(1.0 - 0.17 * Math.cos(hb - Math.PI / 6) + 0.24 * Math.cos(2 * hb) + 0.32 * Math.cos(3 * hb + Math.PI / 30) - 0.2 * Math.cos(4 * hb - (7 * Math.PI) / 20));
   const sh = f32(1.0 + 0.015 * cbp * t);
   const deg = f32((f32(hb * (180 / Math.PI)) - 275) * (1 / 25));
-  const p7 = glibcPowf(cbp, 7, true);
+  const p7 = powf(cbp, 7, true);
   const rot = f32(f32(60 * Math.exp(-f32(deg * deg))) * (Math.PI / 180));
   const rt = f32(-2 * Math.sqrt(f32(p7 / f32(p7 + f32(6103515625)))) * Math.sin(rot));
   const L = f32(dl / f32(f32(0.65) * sl));

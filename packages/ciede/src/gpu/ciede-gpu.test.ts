@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, scoreVideos, type Picture as P, type PictureFormat, type VideoReader } from "@vq/core";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { CiedeCpu } from "./ciede-cpu.ts";
+import { CiedeCpu } from "../cpu/ciede-cpu.ts";
 import { CiedeGpu } from "./ciede-gpu.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, type PictureFormat } from "@vq/core";
-import { ChromaUpsampling } from "./chroma-upsampling.ts";
+import { ChromaUpsampling } from "../colour/chroma-upsampling.ts";
 import { CiedeCpu, createCiedeCpu } from "./ciede-cpu.ts";
-import { ciedeScore } from "./ciede-score.ts";
-import { deltaE2000 } from "./delta-e-2000.ts";
-import { LabConverter } from "./lab-color.ts";
+import { ciedeScore } from "../ciede-score.ts";
+import { deltaE2000 } from "../colour/delta-e-2000.ts";
+import { LabConverter } from "../colour/lab-color.ts";
 
 function picture(format: PictureFormat, seed: number, flat = false): Picture {
   const p = Picture.allocate(format);

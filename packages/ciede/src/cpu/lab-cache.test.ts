@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { LabCache } from "./lab-cache.ts";
-import { LabConverter } from "./lab-color.ts";
+import { LabConverter } from "../colour/lab-color.ts";
 
 test("the Lab cache hands out exactly the converter's values, also after collisions evict slots", () => {
   for (const bitDepth of [8, 10, 16]) {

@@ -1,15 +1,15 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { planeUniforms, stageKernel, type GpuContext, type GpuFrame, type GpuStage, type PassRecorder, type StageKernel } from "@vq/gpu-core";
-import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
-import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
-import ciedeWgsl from "../../../shaders/ciede/ciede.wgsl" with { type: "text" };
-import deltaEWgsl from "../../../shaders/ciede/delta-e.wgsl" with { type: "text" };
-import df64Wgsl from "../../../shaders/ciede/df64.wgsl" with { type: "text" };
-import f32MathWgsl from "../../../shaders/ciede/f32-math.wgsl" with { type: "text" };
-import labWgsl from "../../../shaders/ciede/lab.wgsl" with { type: "text" };
+import frameWgsl from "../../../../shaders/common/frame.wgsl" with { type: "text" };
+import u64Wgsl from "../../../../shaders/common/u64.wgsl" with { type: "text" };
+import ciedeWgsl from "../../../../shaders/ciede/ciede.wgsl" with { type: "text" };
+import deltaEWgsl from "../../../../shaders/ciede/delta-e.wgsl" with { type: "text" };
+import df64Wgsl from "../../../../shaders/ciede/df64.wgsl" with { type: "text" };
+import f32MathWgsl from "../../../../shaders/ciede/f32-math.wgsl" with { type: "text" };
+import labWgsl from "../../../../shaders/ciede/lab.wgsl" with { type: "text" };
 import { ciedeUniforms } from "./ciede-gpu-params.ts";
-import { ciedeScore } from "./ciede-score.ts";
-import { CIEDE_FEATURE, ciedeDefinition, ciedeOptions, type CiedeOptions } from "./definition.ts";
+import { ciedeScore } from "../ciede-score.ts";
+import { CIEDE_FEATURE, ciedeDefinition, ciedeOptions, type CiedeOptions } from "../definition.ts";
 import { hasFusedFma } from "./fused-fma.ts";
 
 export const CIEDE_KERNEL = { label: "ciede", code: [frameWgsl, u64Wgsl, df64Wgsl, f32MathWgsl, labWgsl, deltaEWgsl, ciedeWgsl].join("\n") };

@@ -6,9 +6,10 @@
  * settles it (it took ~6 µs a call, 0.8 ms of host time per frame of GPU ADM scores).
  */
 
+import { productError } from "./exact-product.ts";
+
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
-const SPLITTER = 134217729; // 2^27 + 1, Veltkamp's constant for 53-bit doubles
 
 /** x = mantissa * 2^exponent exactly (finite x). */
 function decompose(x: number): { mantissa: bigint; exponent: number } {
@@ -45,17 +46,6 @@ function roundToDouble(m: bigint, exponent: number): number {
   }
   const v = Number(magnitude) * 2 ** exponent;
   return negative ? -v : v;
-}
-
-/** Error of a * b as a double product: a * b = p + productError(a, b, p) exactly (Dekker). */
-function productError(a: number, b: number, p: number): number {
-  const ta = SPLITTER * a;
-  const ah = ta - (ta - a);
-  const al = a - ah;
-  const tb = SPLITTER * b;
-  const bh = tb - (tb - b);
-  const bl = b - bh;
-  return al * bl - (((p - ah * bh) - al * bh) - ah * bl);
 }
 
 /** s = a + b rounded, and its exact error: a + b = s + twoSumError(a, b, s) (Knuth). */

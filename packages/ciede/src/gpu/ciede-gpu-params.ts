@@ -1,6 +1,6 @@
 import type { PictureFormat } from "@vq/core";
-import { ChromaUpsampling } from "./chroma-upsampling.ts";
-import { LAB_CONSTANTS, sampleScaling } from "./lab-color.ts";
+import { ChromaUpsampling } from "../colour/chroma-upsampling.ts";
+import { LAB_CONSTANTS, sampleScaling } from "../colour/lab-color.ts";
 
 /**
  * The uniform block of shaders/ciede/ciede.wgsl (`Ciede`): sample offsets, how libvmaf
