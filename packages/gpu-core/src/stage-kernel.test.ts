@@ -33,6 +33,9 @@ test.skipIf(!gpu)("builds a bind group once per set of buffers, offsets and size
   const first = kernel.bindGroup(at(0));
   expect(kernel.bindGroup(at(0))).toBe(first);
   expect(kernel.bindGroup(at(256))).not.toBe(first);
+  // the same buffers in other roles are another bind group
+  const whole = kernel.bindGroup({ source, params, sums });
+  expect(kernel.bindGroup({ source: sums, params, sums: source })).not.toBe(whole);
   // order of the names does not matter to the binding numbers
   const encoder = device.createCommandEncoder();
   const labels: string[] = [];

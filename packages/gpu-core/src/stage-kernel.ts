@@ -22,14 +22,14 @@ export interface StageKernelSpec extends KernelSpec {
 /** Bind groups a kernel keeps; a stage meets a handful per ring slot, so this is only a guard against a leak. */
 const MAX_CACHED_GROUPS = 1024;
 
-/** Ids of buffers, for bind-group keys (a destroyed buffer's id is never reused). */
-const bufferIds = new WeakMap<GPUBuffer, number>();
+/** Each buffer's part of a bind-group key, made once (a destroyed buffer's is never reused). */
+const bufferKeys = new WeakMap<GPUBuffer, string>();
 let nextBufferId = 0;
 
-function idOf(buffer: GPUBuffer): number {
-  let id = bufferIds.get(buffer);
-  if (id === undefined) bufferIds.set(buffer, (id = nextBufferId++));
-  return id;
+function keyOf(buffer: GPUBuffer): string {
+  let key = bufferKeys.get(buffer);
+  if (key === undefined) bufferKeys.set(buffer, (key = `${nextBufferId++}`));
+  return key;
 }
 
 function isBinding(r: BoundResource): r is GPUBufferBinding {
@@ -55,6 +55,8 @@ export class StageKernel {
   readonly label: string;
   private readonly slots: ReadonlyMap<string, number>;
   private readonly uses?: readonly string[];
+  /** The names a bind-group key is made of, in a fixed order. */
+  private readonly keyed: readonly string[];
   private readonly groups = new Map<string, GPUBindGroup>();
 
   constructor(
@@ -65,30 +67,32 @@ export class StageKernel {
     this.label = spec.label;
     this.slots = wgslBindings(spec.code);
     this.uses = spec.uses;
+    this.keyed = spec.uses ?? [...this.slots.keys()];
     for (const name of spec.uses ?? []) if (!this.slots.has(name)) throw new Error(`${spec.label}: its WGSL declares no binding "${name}"`);
   }
 
   /** The bind group of these resources (cached by their buffers, offsets and sizes). */
   bindGroup(bindings: Bindings): GPUBindGroup {
-    const names = this.uses ?? Object.keys(bindings);
+    // the key: per binding the WGSL declares (or the kernel uses), its resource's buffer and range
     let key = "";
-    for (const name of names) {
+    for (const name of this.keyed) {
+      const r = bindings[name];
+      key += r === undefined ? "," : isBinding(r) ? `${keyOf(r.buffer)}@${r.offset ?? 0}+${r.size ?? ""},` : `${keyOf(r)},`;
+    }
+    return this.groups.get(key) ?? this.createGroup(key, bindings);
+  }
+
+  private createGroup(key: string, bindings: Bindings): GPUBindGroup {
+    if (this.groups.size >= MAX_CACHED_GROUPS) this.groups.clear();
+    const entries = (this.uses ?? Object.keys(bindings)).map((name): GPUBindGroupEntry => {
+      const binding = this.slots.get(name);
+      if (binding === undefined) throw new Error(`${this.label}: its WGSL declares no binding "${name}" (it has ${[...this.slots.keys()].join(", ")})`);
       const r = bindings[name];
       if (r === undefined) throw new Error(`${this.label}: no resource for its binding "${name}"`);
-      key += isBinding(r) ? `${idOf(r.buffer)}@${r.offset ?? 0}+${r.size ?? ""},` : `${idOf(r)},`;
-    }
-    let group = this.groups.get(key);
-    if (!group) {
-      if (this.groups.size >= MAX_CACHED_GROUPS) this.groups.clear();
-      const entries = names.map((name): GPUBindGroupEntry => {
-        const binding = this.slots.get(name);
-        if (binding === undefined) throw new Error(`${this.label}: its WGSL declares no binding "${name}" (it has ${[...this.slots.keys()].join(", ")})`);
-        const r = bindings[name]!;
-        return { binding, resource: isBinding(r) ? r : { buffer: r } };
-      });
-      group = this.device.createBindGroup({ label: this.label, layout: this.pipeline.getBindGroupLayout(0), entries });
-      this.groups.set(key, group);
-    }
+      return { binding, resource: isBinding(r) ? r : { buffer: r } };
+    });
+    const group = this.device.createBindGroup({ label: this.label, layout: this.pipeline.getBindGroupLayout(0), entries });
+    this.groups.set(key, group);
     return group;
   }
 
