@@ -3,24 +3,19 @@
 // readback) with a fresh collector and a flush at the end (a full CPU-GPU round trip, and
 // motion2/motion3).
 import { Bench } from "tinybench";
-import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
-import { goldenPairs, goldenPath } from "@vq/core/golden";
+import { FeatureCollector, type Picture } from "@vq/core";
+import { goldenPairs } from "@vq/core/golden";
 import { GpuFrameRunner } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
+import { firstFrames } from "../../../tools/bench-tasks.ts";
 import { motionOptions } from "../src/definition.ts";
 import { MotionGpu } from "../src/motion-gpu.ts";
 
+/** Every frame of a golden pair's reference and distorted videos. */
 async function frames(pairName: string): Promise<{ refs: Picture[]; dists: Picture[] }> {
   const pair = goldenPairs().find((p) => p.pair === pairName);
   if (!pair) throw new Error(`no golden pair ${pairName}`);
-  const read = async (path: string) => {
-    const reader = await Y4mReader.open(goldenPath(path));
-    const out: Picture[] = [];
-    for (let p = await reader.read(); p; p = await reader.read()) out.push(p);
-    await reader.close();
-    return out;
-  };
-  return { refs: await read(pair.reference), dists: await read(pair.distorted) };
+  return { refs: await firstFrames(pair.reference, pair.frame_count), dists: await firstFrames(pair.distorted, pair.frame_count) };
 }
 
 const gpu = await gpuForTests();

@@ -1,17 +1,15 @@
 import { Bench } from "tinybench";
-import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
-import { goldenPairs, goldenPath } from "@vq/core/golden";
-import { blurColumns, createFloatMotionCpu, createMotionCpu, motionSad, type FloatMotionCpu, type MotionCpu } from "../src/index.ts";
+import { FeatureCollector, type Picture } from "@vq/core";
+import { goldenPairs } from "@vq/core/golden";
+import { firstFrames } from "../../../tools/bench-tasks.ts";
+import { createFloatMotionCpu, createMotionCpu, type FloatMotionCpu, type MotionCpu } from "../src/index.ts";
+import { blurColumns, motionSad } from "../src/motion-sad.ts";
 
 /** The reference frames of a golden pair, kept (not released) so the bench reads no file. */
 async function referenceFrames(pairName: string): Promise<Picture[]> {
   const pair = goldenPairs().find((p) => p.pair === pairName);
   if (!pair) throw new Error(`no golden pair ${pairName}`);
-  const reader = await Y4mReader.open(goldenPath(pair.reference));
-  const frames: Picture[] = [];
-  for (let p = await reader.read(); p; p = await reader.read()) frames.push(p);
-  await reader.close();
-  return frames;
+  return firstFrames(pair.reference, pair.frame_count);
 }
 
 const hd = await referenceFrames("nat_1920x1080.x264crf35");

@@ -8,13 +8,8 @@ import { FloatMotionCpu } from "./float-motion-cpu.ts";
 
 export { motionDefinition, motionOptions, motionFeatureNames, motionFrameDistance, MOTION_FEATURES } from "./definition.ts";
 export type { MotionOptions, MotionFeatureNames } from "./definition.ts";
-export { MotionCpu, createMotionCpu, sadScore } from "./motion-cpu.ts";
-export { MotionGpu, createMotionGpu, motionKernels } from "./motion-gpu.ts";
-export { blurColumns, motionSad, MOTION_FILTER } from "./motion-sad.ts";
-export { motionBlend, clipMotion } from "./motion-blend.ts";
-export { Motion2And3Writer } from "./motion-temporal.ts";
-export { ColumnHistory } from "./column-history.ts";
-export type { BlurredColumns } from "./column-history.ts";
+export { MotionCpu, createMotionCpu } from "./motion-cpu.ts";
+export { MotionGpu, createMotionGpu } from "./motion-gpu.ts";
 
 /** What the CLI and the scoring pipeline need to run libvmaf's integer motion on either backend. */
 export const motionFeature: GpuFeatureEntry<typeof motionDefinition.options.defs> = {
@@ -26,8 +21,6 @@ export const motionFeature: GpuFeatureEntry<typeof motionDefinition.options.defs
 export { floatMotionDefinition, floatMotionOptions, floatMotionFeatureNames, FLOAT_MOTION_FEATURES } from "./float-definition.ts";
 export type { FloatMotionOptions, FloatMotionFeatureNames } from "./float-definition.ts";
 export { FloatMotionCpu, createFloatMotionCpu } from "./float-motion-cpu.ts";
-export { blurFloat, copyToFloat, floatMotionFilter } from "./float-blur.ts";
-export { floatSad, floatSadWithScale1, halfScaleBilinear, halfSize } from "./float-sad.ts";
 
 /** libvmaf's float_motion (the float twin of motion: motion, motion2, motion3). */
 export const floatMotionFeature: FeatureEntry<typeof floatMotionDefinition.options.defs> = {

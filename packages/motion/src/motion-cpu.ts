@@ -24,7 +24,7 @@ export class MotionCpu implements FeatureExtractor<PicturePair> {
   private readonly distance: 1 | 2;
   private history?: ColumnHistory;
   private bitDepth = 8;
-  private motion2And3: Motion2And3Writer;
+  private readonly motion2And3: Motion2And3Writer;
 
   constructor(readonly options: MotionOptions) {
     this.names = motionFeatureNames(options);
@@ -55,10 +55,7 @@ export class MotionCpu implements FeatureExtractor<PicturePair> {
     } else if (!this.options.motion_force_zero) {
       throw new Error("motion: extract before init");
     }
-    if (index === 0) this.motion2And3 = new Motion2And3Writer(this.names, this.options); // a video from its start
-    collector.append(this.names.sad, index, score);
-    if (this.options.debug) collector.append(this.names.motion, index, score);
-    this.motion2And3.advance(collector);
+    this.motion2And3.writeScore(collector, index, score);
   }
 
   flush(collector: FeatureCollector): void {

@@ -58,7 +58,7 @@ export class MotionGpu implements GpuStage {
   private batchUniforms = new Map<string, GPUBuffer>();
   /** Frames encoded since the video's first: the next batch must start there (or at 0, a new video). */
   private encoded = 0;
-  private motion2And3: Motion2And3Writer;
+  private readonly motion2And3: Motion2And3Writer;
 
   constructor(readonly options: MotionOptions) {
     this.names = motionFeatureNames(options);
@@ -142,10 +142,7 @@ export class MotionGpu implements GpuStage {
     if (!this.options.motion_force_zero && index >= this.distance) {
       score = sadScore(uint64ToNumber(words[1]!, words[0]!), width, height, this.options);
     }
-    if (index === 0) this.motion2And3 = new Motion2And3Writer(this.names, this.options); // a video from its start
-    collector.append(this.names.sad, index, score);
-    if (this.options.debug) collector.append(this.names.motion, index, score);
-    this.motion2And3.advance(collector);
+    this.motion2And3.writeScore(collector, index, score);
   }
 
   flush(collector: FeatureCollector): void {

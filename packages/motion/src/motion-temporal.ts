@@ -28,6 +28,20 @@ export class Motion2And3Writer {
     this.distance = motionFrameDistance(options);
   }
 
+  /**
+   * Both backends' per-frame output: frame `index`'s SAD score (and `motion` under debug),
+   * then the motion2/motion3 values it completes. Index 0 starts a video afresh.
+   */
+  writeScore(collector: FeatureCollector, index: number, score: number): void {
+    if (index === 0) {
+      this.next = 0;
+      this.previous = 0;
+    }
+    collector.append(this.names.sad, index, score);
+    if (this.options.debug) collector.append(this.names.motion, index, score);
+    this.advance(collector);
+  }
+
   /** Writes the frames whose successor's score is in (and, for the first frames, the first compared frame's). */
   advance(collector: FeatureCollector): void {
     const sad = this.names.sad;

@@ -1,11 +1,7 @@
 export { psnrHvsDefinition, psnrHvsOptions, PSNR_HVS_NAME, PSNR_HVS_PLANE_NAMES, libvmafPlaneSizes } from "./definition.ts";
 export type { PsnrHvsOptions } from "./definition.ts";
 export { PsnrHvsCpu, createPsnrHvsCpu } from "./psnr-hvs-cpu.ts";
-export { PsnrHvsGpu, createPsnrHvsGpu, PSNR_HVS_TERMS_KERNEL, PSNR_HVS_SUM_KERNEL } from "./psnr-hvs-gpu.ts";
-export { planeError, normalisedError, BlockScratch } from "./plane-error.ts";
-export { errorToDb, writePsnrHvs } from "./psnr-hvs-score.ts";
-export { fdct8x8 } from "./od-dct.ts";
-export { CSF_Y, CSF_CB, CSF_CR, maskingWeights } from "./csf.ts";
+export { PsnrHvsGpu, createPsnrHvsGpu } from "./psnr-hvs-gpu.ts";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { psnrHvsDefinition } from "./definition.ts";
 import { PsnrHvsCpu } from "./psnr-hvs-cpu.ts";

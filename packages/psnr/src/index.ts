@@ -10,9 +10,8 @@ import { FloatPsnrCpu } from "./float-psnr-cpu.ts";
 
 export { psnrDefinition, psnrOptions, PSNR_NAMES, MSE_NAMES, APSNR_NAMES } from "./definition.ts";
 export type { PsnrOptions } from "./definition.ts";
-export { PsnrCpu, createPsnrCpu, planeSse } from "./psnr-cpu.ts";
-export { PsnrGpu, createPsnrGpu, PSNR_SSE_KERNEL } from "./psnr-gpu.ts";
-export { PsnrScorer } from "./psnr-score.ts";
+export { PsnrCpu, createPsnrCpu } from "./psnr-cpu.ts";
+export { PsnrGpu, createPsnrGpu } from "./psnr-gpu.ts";
 
 /** What the CLI and the scoring pipeline need to run psnr on either backend. */
 export const psnrFeature: GpuFeatureEntry<typeof psnrDefinition.options.defs> = {
@@ -36,8 +35,7 @@ export {
 export type { FloatPsnrOptions, FloatAnsnrOptions, FloatMomentOptions } from "./float-definitions.ts";
 export { FloatPsnrCpu, createFloatPsnrCpu } from "./float-psnr-cpu.ts";
 export { FloatAnsnrCpu, createFloatAnsnrCpu } from "./float-ansnr-cpu.ts";
-export { FloatMomentCpu, createFloatMomentCpu, lumaMoments } from "./float-moment-cpu.ts";
-export { ansnrFilter2d, ansnrEnergies, ansnrRowSumsLength, ANSNR_REF_KERNEL, ANSNR_DIS_KERNEL } from "./ansnr-filter.ts";
+export { FloatMomentCpu, createFloatMomentCpu } from "./float-moment-cpu.ts";
 
 /** libvmaf's float_psnr (CPU only). */
 export const floatPsnrFeature: FeatureEntry<typeof floatPsnrDefinition.options.defs> = {
