@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { isVqError } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
-import { AdmCpu } from "./adm-cpu.ts";
+import { AdmCpu } from "./cpu/adm-cpu.ts";
 import { admDefinition, admFeatureName, admOptions } from "./definition.ts";
 import { admFeature } from "./index.ts";
 import { goldenOptionSets } from "@vq/parity";

@@ -1,18 +1,17 @@
 import type { FeatureEntry } from "@vq/core";
 import type { GpuFeatureEntry } from "@vq/gpu-core";
-import { AdmCpu } from "./adm-cpu.ts";
-import { AdmGpu } from "./adm-gpu.ts";
+import { AdmCpu } from "./cpu/adm-cpu.ts";
+import { AdmGpu } from "./gpu/adm-gpu.ts";
 import { admDefinition } from "./definition.ts";
-import { FloatAdmCpu } from "./float-adm-cpu.ts";
+import { FloatAdmCpu } from "./float/float-adm-cpu.ts";
 import { floatAdmDefinition } from "./float-adm-definition.ts";
 
 export { admDefinition, admOptions, admFeatureName, ADM_FEATURES, ADM_DEBUG_FEATURES, ADM_MIN_SIZE } from "./definition.ts";
 export type { AdmOptions } from "./definition.ts";
-export { AdmCpu, createAdmCpu, admSettings } from "./adm-cpu.ts";
-export { AdmGpu, createAdmGpu } from "./adm-gpu.ts";
-export { AdmPipeline, SIMD_PROFILES } from "./adm-pipeline.ts";
-export type { AdmScores, AdmSettings, SimdProfile } from "./adm-pipeline.ts";
-export { admScaleScores } from "./adm-scale-scores.ts";
+export { AdmCpu, createAdmCpu } from "./cpu/adm-cpu.ts";
+export { AdmGpu, createAdmGpu } from "./gpu/adm-gpu.ts";
+export { SIMD_PROFILES } from "./cpu/adm-pipeline.ts";
+export type { SimdProfile } from "./cpu/adm-pipeline.ts";
 
 /** What the CLI and the scoring pipeline need to run adm on either backend. */
 export const admFeature: GpuFeatureEntry<typeof admDefinition.options.defs> = {
@@ -23,9 +22,7 @@ export const admFeature: GpuFeatureEntry<typeof admDefinition.options.defs> = {
 
 export { floatAdmDefinition, floatAdmOptions, floatAdmFeatureName, FLOAT_ADM_FEATURES, FLOAT_ADM_DEBUG_FEATURES } from "./float-adm-definition.ts";
 export type { FloatAdmOptions } from "./float-adm-definition.ts";
-export { FloatAdmCpu, createFloatAdmCpu, floatAdmSettings } from "./float-adm-cpu.ts";
-export { FloatAdmPipeline } from "./float-adm-pipeline.ts";
-export type { FloatAdmScores, FloatAdmSettings } from "./float-adm-pipeline.ts";
+export { FloatAdmCpu, createFloatAdmCpu } from "./float/float-adm-cpu.ts";
 
 /** libvmaf's float_adm (float twin of adm), CPU only. */
 export const floatAdmFeature: FeatureEntry<typeof floatAdmDefinition.options.defs> = {

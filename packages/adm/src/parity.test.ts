@@ -1,9 +1,9 @@
 import { parityTests } from "@vq/parity";
-import { AdmCpu } from "./adm-cpu.ts";
-import { AdmGpu } from "./adm-gpu.ts";
-import { SIMD_PROFILES } from "./adm-pipeline.ts";
+import { AdmCpu } from "./cpu/adm-cpu.ts";
+import { AdmGpu } from "./gpu/adm-gpu.ts";
+import { SIMD_PROFILES } from "./cpu/adm-pipeline.ts";
 import { admDefinition } from "./definition.ts";
-import { FloatAdmCpu } from "./float-adm-cpu.ts";
+import { FloatAdmCpu } from "./float/float-adm-cpu.ts";
 import { floatAdmDefinition } from "./float-adm-definition.ts";
 
 /**

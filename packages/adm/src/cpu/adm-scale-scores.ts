@@ -1,6 +1,6 @@
 import type { FeatureCollector } from "@vq/core";
 import type { AdmScores } from "./adm-pipeline.ts";
-import type { AdmOptions } from "./definition.ts";
+import type { AdmOptions } from "../definition.ts";
 
 /**
  * adm2, aim, adm3 and the per-scale ratios from one frame's sums, in libvmaf's order and

@@ -4,13 +4,13 @@ import { ADM_GROUP_BUDGET_BYTES, admFrameLayout, admGeometry, admGroupFrames, FR
 import { ADM_KERNELS, TILE } from "./adm-gpu-kernels.ts";
 import { admParams, PARAMS_BYTES, SUM_WORDS_PER_SCALE } from "./adm-gpu-params.ts";
 import { admScoresFromSums } from "./adm-gpu-sums.ts";
-import { admSettings } from "./adm-cpu.ts";
-import { SIMD_PROFILES, type AdmScores, type AdmSettings, type SimdProfile } from "./adm-pipeline.ts";
-import { appendAdmFrame } from "./adm-scale-scores.ts";
-import { scoreRegion } from "./band-region.ts";
-import { walkRange } from "./contrast-masking.ts";
-import { vectorOvershoots } from "./dwt2.ts";
-import { ADM_DEBUG_FEATURES, ADM_FEATURES, admDefinition, admFeatureName, admOptions, type AdmOptions } from "./definition.ts";
+import { admSettings } from "../cpu/adm-cpu.ts";
+import { SIMD_PROFILES, type AdmScores, type AdmSettings, type SimdProfile } from "../cpu/adm-pipeline.ts";
+import { appendAdmFrame } from "../cpu/adm-scale-scores.ts";
+import { scoreRegion } from "../numerics/band-region.ts";
+import { walkRange } from "../numerics/contrast-masking.ts";
+import { vectorOvershoots } from "../numerics/dwt2.ts";
+import { ADM_DEBUG_FEATURES, ADM_FEATURES, admDefinition, admFeatureName, admOptions, type AdmOptions } from "../definition.ts";
 
 /**
  * GPU twin of AdmCpu: libvmaf's integer adm in WGSL, in its exact integer arithmetic

@@ -1,15 +1,15 @@
 import type { StageKernelSpec } from "@vq/gpu-core";
-import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
-import i64Wgsl from "../../../shaders/common/i64.wgsl" with { type: "text" };
-import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
-import csfWgsl from "../../../shaders/adm/csf.wgsl" with { type: "text" };
-import decoupleWgsl from "../../../shaders/adm/decouple.wgsl" with { type: "text" };
-import denWgsl from "../../../shaders/adm/den.wgsl" with { type: "text" };
-import dwtWgsl from "../../../shaders/adm/dwt.wgsl" with { type: "text" };
-import floatEmulationWgsl from "../../../shaders/adm/float-emulation.wgsl" with { type: "text" };
-import maskingWgsl from "../../../shaders/adm/masking.wgsl" with { type: "text" };
-import paramsWgsl from "../../../shaders/adm/params.wgsl" with { type: "text" };
-import sumsWgsl from "../../../shaders/adm/sums.wgsl" with { type: "text" };
+import frameWgsl from "../../../../shaders/common/frame.wgsl" with { type: "text" };
+import i64Wgsl from "../../../../shaders/common/i64.wgsl" with { type: "text" };
+import u64Wgsl from "../../../../shaders/common/u64.wgsl" with { type: "text" };
+import csfWgsl from "../../../../shaders/adm/csf.wgsl" with { type: "text" };
+import decoupleWgsl from "../../../../shaders/adm/decouple.wgsl" with { type: "text" };
+import denWgsl from "../../../../shaders/adm/den.wgsl" with { type: "text" };
+import dwtWgsl from "../../../../shaders/adm/dwt.wgsl" with { type: "text" };
+import floatEmulationWgsl from "../../../../shaders/adm/float-emulation.wgsl" with { type: "text" };
+import maskingWgsl from "../../../../shaders/adm/masking.wgsl" with { type: "text" };
+import paramsWgsl from "../../../../shaders/adm/params.wgsl" with { type: "text" };
+import sumsWgsl from "../../../../shaders/adm/sums.wgsl" with { type: "text" };
 
 /**
  * The WGSL modules of the adm twin and the bindings each entry point uses, by their WGSL

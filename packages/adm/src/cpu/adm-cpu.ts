@@ -1,7 +1,7 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
 import { AdmPipeline, SIMD_PROFILES, type AdmSettings, type SimdProfile } from "./adm-pipeline.ts";
 import { appendAdmFrame } from "./adm-scale-scores.ts";
-import { ADM_DEBUG_FEATURES, ADM_FEATURES, admDefinition, admFeatureName, admOptions, type AdmOptions } from "./definition.ts";
+import { ADM_DEBUG_FEATURES, ADM_FEATURES, admDefinition, admFeatureName, admOptions, type AdmOptions } from "../definition.ts";
 
 export function admSettings(options: AdmOptions, simd: SimdProfile = SIMD_PROFILES.avx512): AdmSettings {
   return {

@@ -1,7 +1,7 @@
-import { bartenCsf, CSF_LUMINANCE } from "./barten-csf.ts";
-import { filterRegion, scoreRegion } from "./band-region.ts";
-import { csfFactors, CSF_WATSON97 } from "./csf.ts";
-import type { Orientations } from "./decouple.ts";
+import { bartenCsf, CSF_LUMINANCE } from "../numerics/barten-csf.ts";
+import { filterRegion, scoreRegion } from "../numerics/band-region.ts";
+import { csfFactors, CSF_WATSON97 } from "../numerics/csf.ts";
+import type { Orientations } from "../numerics/decouple.ts";
 import { powf } from "@vq/core/libm";
 
 /**

@@ -1,6 +1,6 @@
 import type { Plane } from "@vq/core";
-import type { Orientations } from "./decouple.ts";
-import { DwtIndices } from "./dwt-indices.ts";
+import type { Orientations } from "../numerics/decouple.ts";
+import { DwtIndices } from "../numerics/dwt-indices.ts";
 import { floatContrastMasking } from "./float-contrast-masking.ts";
 import { floatCsf, floatCsfDenominator, floatCsfFactors, type FloatCsfSettings } from "./float-csf.ts";
 import { floatDecouple } from "./float-decouple.ts";

@@ -1,5 +1,5 @@
-import { filterRegion } from "./band-region.ts";
-import type { Orientations } from "./decouple.ts";
+import { filterRegion } from "../numerics/band-region.ts";
+import type { Orientations } from "../numerics/decouple.ts";
 
 /**
  * float_adm's decoupling (adm_decouple_s): k = clamp(t / (o + 1e-30), 0, 1), restored

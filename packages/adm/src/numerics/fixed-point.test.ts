@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { seededRandom } from "@vq/core/testing";
 import { CubeShifts, maskedCube, maskedCubeExact } from "./contrast-masking.ts";
 import { scaledMagnitudeQ32, weightQ32 } from "./csf-bands.ts";
-import { fma, fmaExact } from "@vq/core/libm";
 import { int64ToFloat32, splitToFloat32 } from "./int64.ts";
-import { ONE_THIRD_F, powf } from "@vq/core/libm";
+import { fma, fmaExact, ONE_THIRD_F, powf } from "@vq/core/libm";
 
 /**
  * The double fast paths against BigInt transliterations of libvmaf's int64 C
@@ -11,13 +11,7 @@ import { ONE_THIRD_F, powf } from "@vq/core/libm";
  */
 
 // Deterministic xorshift so a failure reproduces.
-let seed = 0x9e3779b9;
-function random(): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 4294967296;
-}
+const random = seededRandom(0x9e3779b9);
 const randomInt = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;

@@ -1,5 +1,5 @@
-import { scoreRegion } from "./band-region.ts";
-import type { Orientations } from "./decouple.ts";
+import { scoreRegion } from "../numerics/band-region.ts";
+import type { Orientations } from "../numerics/decouple.ts";
 import { floatPower, noiseConstant } from "./float-csf.ts";
 import { powf } from "@vq/core/libm";
 

@@ -3,9 +3,9 @@ import { CpuBackend, Picture, scoreVideos, Y4mReader, type PictureFormat } from 
 import { goldenOutput, goldenPairs, goldenPath, goldenRun, type GoldenPair } from "@vq/core/golden";
 import { seededRandom } from "@vq/core/testing";
 import { expectParity } from "@vq/parity";
-import { AdmCpu, admSettings } from "./adm-cpu.ts";
-import { AdmPipeline, SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
-import { admDefinition, admOptions } from "./definition.ts";
+import { AdmCpu, admSettings } from "../cpu/adm-cpu.ts";
+import { AdmPipeline, SIMD_PROFILES, type SimdProfile } from "../cpu/adm-pipeline.ts";
+import { admDefinition, admOptions } from "../definition.ts";
 import { exactness } from "./exactness.ts";
 
 /**

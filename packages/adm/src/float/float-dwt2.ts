@@ -1,5 +1,5 @@
 import type { Samples } from "@vq/core";
-import type { DwtIndices } from "./dwt-indices.ts";
+import type { DwtIndices } from "../numerics/dwt-indices.ts";
 
 /**
  * float_adm's DWT (adm_dwt2_s): the same db2 filters in float, each product and sum

@@ -1,11 +1,11 @@
 import type { Plane } from "@vq/core";
 import { AdmBuffers } from "./adm-buffers.ts";
-import { contrastMaskingInt32, contrastMaskingScale0 } from "./contrast-masking.ts";
-import { csfFactors, fixedFactorsQ32, scale0FixedFactors, type CsfSettings } from "./csf.ts";
-import { csfMaskerInt32, csfMaskerScale0 } from "./csf-bands.ts";
-import { csfDenominatorInt32, csfDenominatorScale0 } from "./csf-den.ts";
-import { decoupleInt32, decoupleScale0, DivisionTable } from "./decouple.ts";
-import { dwt2Scale0, dwt2Scale123 } from "./dwt2.ts";
+import { contrastMaskingInt32, contrastMaskingScale0 } from "../numerics/contrast-masking.ts";
+import { csfFactors, fixedFactorsQ32, scale0FixedFactors, type CsfSettings } from "../numerics/csf.ts";
+import { csfMaskerInt32, csfMaskerScale0 } from "../numerics/csf-bands.ts";
+import { csfDenominatorInt32, csfDenominatorScale0 } from "../numerics/csf-den.ts";
+import { decoupleInt32, decoupleScale0, DivisionTable } from "../numerics/decouple.ts";
+import { dwt2Scale0, dwt2Scale123 } from "../numerics/dwt2.ts";
 import { admFrameTotals, numDenLimit } from "./frame-totals.ts";
 
 /**

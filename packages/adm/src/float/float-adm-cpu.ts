@@ -7,7 +7,7 @@ import {
   floatAdmFeatureName,
   floatAdmOptions,
   type FloatAdmOptions,
-} from "./float-adm-definition.ts";
+} from "../float-adm-definition.ts";
 
 export function floatAdmSettings(o: FloatAdmOptions): FloatAdmSettings {
   return {

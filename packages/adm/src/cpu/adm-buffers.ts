@@ -1,7 +1,7 @@
-import type { MaskerSums } from "./contrast-masking.ts";
-import type { Orientations } from "./decouple.ts";
-import { DwtIndices } from "./dwt-indices.ts";
-import type { Bands16, Bands32 } from "./dwt2.ts";
+import type { MaskerSums } from "../numerics/contrast-masking.ts";
+import type { Orientations } from "../numerics/decouple.ts";
+import { DwtIndices } from "../numerics/dwt-indices.ts";
+import type { Bands16, Bands32 } from "../numerics/dwt2.ts";
 
 /**
  * Every buffer one frame needs, allocated once per picture size. Like libvmaf, all

@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
+import { seededRandom } from "@vq/core/testing";
 import type { GpuContext } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { admSettings } from "./adm-cpu.ts";
+import { admSettings } from "../cpu/adm-cpu.ts";
 import { admGeometry } from "./adm-gpu-geometry.ts";
 import { FLOAT_EMULATION_CODE } from "./adm-gpu-kernels.ts";
 import { admParams } from "./adm-gpu-params.ts";
-import { orientationMatches } from "./decouple.ts";
-import { admOptions } from "./definition.ts";
-import { int64ToFloat32 } from "./int64.ts";
+import { orientationMatches } from "../numerics/decouple.ts";
+import { admOptions } from "../definition.ts";
+import { int64ToFloat32 } from "../numerics/int64.ts";
 
 /**
  * The GPU twin's integer emulation of libvmaf's float and double steps
@@ -95,14 +96,8 @@ async function runHarness(gpu: GpuContext, entryPoint: string, gain: number, inp
   return out;
 }
 
-// Deterministic xorshift.
-let seed = 987654321;
-function random(): number {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 4294967296;
-}
+// Deterministic xorshift so a failure reproduces.
+const random = seededRandom(987654321);
 const int32 = (bits: number) => Math.floor((random() - 0.5) * 2 ** bits) | 0;
 
 const gpu = await gpuForTests();

@@ -1,12 +1,12 @@
 import { uint64ToNumber } from "@vq/core";
 import type { AdmGeometry } from "./adm-gpu-geometry.ts";
 import { SUM_WORDS_PER_SCALE } from "./adm-gpu-params.ts";
-import type { AdmScores, AdmSettings } from "./adm-pipeline.ts";
-import { int32Numerator, scale0Numerator } from "./contrast-masking.ts";
-import { csfFactors } from "./csf.ts";
-import { int32Denominator, scale0Denominator } from "./csf-den.ts";
-import { admFrameTotals, numDenLimit } from "./frame-totals.ts";
-import { int64ToFloat32 } from "./int64.ts";
+import type { AdmScores, AdmSettings } from "../cpu/adm-pipeline.ts";
+import { int32Numerator, scale0Numerator } from "../numerics/contrast-masking.ts";
+import { csfFactors } from "../numerics/csf.ts";
+import { int32Denominator, scale0Denominator } from "../numerics/csf-den.ts";
+import { admFrameTotals, numDenLimit } from "../cpu/frame-totals.ts";
+import { int64ToFloat32 } from "../numerics/int64.ts";
 
 /**
  * One frame's scores from the sums the GPU twin reads back: per scale the uint64

@@ -1,13 +1,13 @@
-import paramsWgsl from "../../../shaders/adm/params.wgsl" with { type: "text" };
-import { filterRegion, scoreRegion } from "./band-region.ts";
-import { walkRange } from "./contrast-masking.ts";
-import { fixedFactorsQ32, scale0FixedFactors } from "./csf.ts";
-import { DEN_SQUARE_SHIFT, scale0RowShift } from "./csf-den.ts";
-import { COS_1DEG_SQ } from "./decouple.ts";
-import { ceilLog2 } from "./dwt-indices.ts";
-import { DWT123_ROUNDING, scale0Rounding, vectorOvershoots } from "./dwt2.ts";
+import paramsWgsl from "../../../../shaders/adm/params.wgsl" with { type: "text" };
+import { filterRegion, scoreRegion } from "../numerics/band-region.ts";
+import { walkRange } from "../numerics/contrast-masking.ts";
+import { fixedFactorsQ32, scale0FixedFactors } from "../numerics/csf.ts";
+import { DEN_SQUARE_SHIFT, scale0RowShift } from "../numerics/csf-den.ts";
+import { COS_1DEG_SQ } from "../numerics/decouple.ts";
+import { ceilLog2 } from "../numerics/dwt-indices.ts";
+import { DWT123_ROUNDING, scale0Rounding, vectorOvershoots } from "../numerics/dwt2.ts";
 import { previousRowSource, staleSource, type AdmGeometry } from "./adm-gpu-geometry.ts";
-import { SIMD_PROFILES, type AdmSettings } from "./adm-pipeline.ts";
+import { SIMD_PROFILES, type AdmSettings } from "../cpu/adm-pipeline.ts";
 
 /**
  * The uniform block every adm kernel reads (shaders/adm/params.wgsl's AdmParams), one per

@@ -2,12 +2,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { CpuBackend, isVqError, memoryReader, packedLayout, scoreVideos, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { GpuBackend, type GpuContext } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { AdmCpu } from "./adm-cpu.ts";
+import { AdmCpu } from "../cpu/adm-cpu.ts";
 import { AdmGpu } from "./adm-gpu.ts";
 import { ADM_GROUP_BUDGET_BYTES, admFrameLayout, admGeometry, admGroupFrames } from "./adm-gpu-geometry.ts";
 import { PARAM_FIELDS, PARAMS_BYTES, gainParts } from "./adm-gpu-params.ts";
-import { SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
-import { admOptions, type AdmOptions } from "./definition.ts";
+import { SIMD_PROFILES, type SimdProfile } from "../cpu/adm-pipeline.ts";
+import { admOptions, type AdmOptions } from "../definition.ts";
 
 /**
  * The GPU twin against the CPU reference on content the golden set lacks: 10-, 12- and
