@@ -1,5 +1,5 @@
-import type { FeatureEntry } from "./extractor.ts";
-import type { OptionDef, OptionTable } from "./options.ts";
+import type { FeatureEntry } from "./extraction/extractor.ts";
+import type { OptionDef, OptionTable } from "./options/options.ts";
 
 /**
  * What reading a VMAF model needs to know of one of libvmaf's feature extractors: which

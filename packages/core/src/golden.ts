@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { FeatureCollector } from "./feature-collector.ts";
+import type { FeatureCollector } from "./extraction/feature-collector.ts";
 import { poolFeature, POOL_METHODS } from "./pooling.ts";
 
 /**

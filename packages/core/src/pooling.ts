@@ -1,4 +1,4 @@
-import type { FeatureCollector } from "./feature-collector.ts";
+import type { FeatureCollector } from "./extraction/feature-collector.ts";
 
 export type PoolMethod = "min" | "max" | "mean" | "harmonic_mean";
 export const POOL_METHODS: readonly PoolMethod[] = ["min", "max", "mean", "harmonic_mean"];

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FeatureCollector } from "../feature-collector.ts";
+import { FeatureCollector } from "../extraction/feature-collector.ts";
 import { goldenDir, type LibvmafJson } from "../golden.ts";
 import { writeJson } from "./json.ts";
 

@@ -1,6 +1,6 @@
-import type { FeatureCollector } from "../feature-collector.ts";
+import type { FeatureCollector } from "../extraction/feature-collector.ts";
 import { POOL_METHODS, poolFeature } from "../pooling.ts";
-import { formatFixed, formatLibvmaf, formatRoundTrip } from "../printf.ts";
+import { formatFixed, formatLibvmaf, formatRoundTrip } from "./printf.ts";
 
 export interface OutputOptions {
   /** Digits after the point, or "max" for round-trip precision. libvmaf prints 6. */

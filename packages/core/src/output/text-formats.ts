@@ -1,6 +1,6 @@
-import type { FeatureCollector } from "../feature-collector.ts";
+import type { FeatureCollector } from "../extraction/feature-collector.ts";
 import { POOL_METHODS, poolFeature } from "../pooling.ts";
-import { formatFixed } from "../printf.ts";
+import { formatFixed } from "./printf.ts";
 import { numberFormatter, writtenFrames, type OutputOptions } from "./json.ts";
 
 /** libvmaf's XML layout (its default output format). */

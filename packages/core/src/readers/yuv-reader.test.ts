@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VqError } from "./errors.ts";
+import { VqError } from "../errors.ts";
 import { RawYuvReader } from "./yuv-reader.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vq-yuv-"));

@@ -1,8 +1,8 @@
-import { VqError } from "./errors.ts";
+import { VqError } from "../errors.ts";
 import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
-import { describeFormat, type PictureFormat } from "./picture.ts";
-import type { FrameFile, VideoReader } from "./video-reader.ts";
+import { describeFormat, type PictureFormat } from "../picture.ts";
+import type { FrameFile, VideoReader } from "../readers/video-reader.ts";
 
 /** Runs a set of extractors on frames: on the CPU, or on the GPU with one upload per frame. */
 export interface ExtractionBackend {

@@ -1,6 +1,6 @@
 import { BufferedReader, openFileSource, type ByteSource } from "./byte-source.ts";
-import { VqError } from "./errors.ts";
-import { alignUp, describeFormat, packedLayout, Picture, validateFormat, type PictureFormat, type PlaneLayout } from "./picture.ts";
+import { VqError } from "../errors.ts";
+import { alignUp, describeFormat, packedLayout, Picture, validateFormat, type PictureFormat, type PlaneLayout } from "../picture.ts";
 import { positionalFrameFile } from "./frame-file.ts";
 import { FrameBufferPool, type FrameFile, type VideoReader } from "./video-reader.ts";
 

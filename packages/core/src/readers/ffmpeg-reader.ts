@@ -1,6 +1,6 @@
 import { openFileSource, streamSource } from "./byte-source.ts";
-import { VqError } from "./errors.ts";
-import type { Picture } from "./picture.ts";
+import { VqError } from "../errors.ts";
+import type { Picture } from "../picture.ts";
 import type { VideoReader } from "./video-reader.ts";
 import { Y4mReader } from "./y4m-reader.ts";
 

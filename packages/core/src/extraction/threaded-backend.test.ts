@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
  */
 test("a worker that fails to start ends the run with its error and lets the process exit", () => {
   const script = `
-    import { memoryReader, scoreVideos, ThreadedCpuBackend } from "./index.ts";
+    import { memoryReader, scoreVideos, ThreadedCpuBackend } from "../index.ts";
     const format = { width: 16, height: 16, bitDepth: 8, pixelFormat: "420" };
     const frame = () => new Uint8Array(16 * 16 * 3 / 2);
     const extractor = { definition: { name: "probe" }, init: async () => {}, extract: async () => {}, flush: async () => {}, close: async () => {} };

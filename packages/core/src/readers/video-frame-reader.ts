@@ -1,5 +1,5 @@
-import { VqError } from "./errors.ts";
-import { describeFormat, packedLayout, Picture, type PictureFormat, type PixelFormat } from "./picture.ts";
+import { VqError } from "../errors.ts";
+import { describeFormat, packedLayout, Picture, type PictureFormat, type PixelFormat } from "../picture.ts";
 import { FrameBufferPool, type VideoReader } from "./video-reader.ts";
 
 /** A rectangle as WebCodecs gives it. */

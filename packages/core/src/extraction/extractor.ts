@@ -1,6 +1,6 @@
 import type { FeatureCollector } from "./feature-collector.ts";
-import type { OptionDef, OptionTable, OptionValues } from "./options.ts";
-import type { Picture, PictureFormat } from "./picture.ts";
+import type { OptionDef, OptionTable, OptionValues } from "../options/options.ts";
+import type { Picture, PictureFormat } from "../picture.ts";
 
 /**
  * What a feature extractor is, independent of where it runs: libvmaf's name, its

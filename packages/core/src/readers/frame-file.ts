@@ -1,5 +1,5 @@
 import type { ByteSource } from "./byte-source.ts";
-import { VqError } from "./errors.ts";
+import { VqError } from "../errors.ts";
 import type { FrameFile } from "./video-reader.ts";
 
 const Y4M_MARKER = [0x46, 0x52, 0x41, 0x4d, 0x45, 0x0a]; // "FRAME\n"

@@ -1,4 +1,4 @@
-import type { Picture, PictureFormat } from "./picture.ts";
+import type { Picture, PictureFormat } from "../picture.ts";
 
 /** A stream of pictures of one format: what the Y4M, raw YUV (and later ffmpeg) readers share. */
 export interface VideoReader {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, read } from "node:fs";
-import { VqError } from "./errors.ts";
+import { VqError } from "../errors.ts";
 
 /** Sequential bytes: a file, a pipe or a web stream. */
 export interface ByteSource {

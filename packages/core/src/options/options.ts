@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { VqError } from "./errors.ts";
-import { formatG } from "./printf.ts";
+import { VqError } from "../errors.ts";
+import { formatG } from "../output/printf.ts";
 
 /** One option of a feature extractor, as libvmaf's VmafOption describes it. */
 export type OptionDef =

@@ -1,4 +1,4 @@
-import type { PictureFormat } from "./picture.ts";
+import type { PictureFormat } from "../picture.ts";
 
 /** Which extractor a worker builds: the feature name and its validated options. */
 export interface WorkerExtractorSpec {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { VqError } from "./errors.ts";
+import { VqError } from "../errors.ts";
 import { Y4mReader } from "./y4m-reader.ts";
 import type { ByteSource } from "./byte-source.ts";
 

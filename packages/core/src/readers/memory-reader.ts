@@ -1,5 +1,5 @@
-import { VqError } from "./errors.ts";
-import { describeFormat, packedLayout, Picture, type PictureFormat } from "./picture.ts";
+import { VqError } from "../errors.ts";
+import { describeFormat, packedLayout, Picture, type PictureFormat } from "../picture.ts";
 import type { VideoReader } from "./video-reader.ts";
 
 /**

@@ -1,7 +1,7 @@
-import { isVqError } from "./errors.ts";
+import { isVqError } from "../errors.ts";
 import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
-import { packedLayout, Picture, type PictureFormat, type PlaneLayout } from "./picture.ts";
+import { packedLayout, Picture, type PictureFormat, type PlaneLayout } from "../picture.ts";
 import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
 import { serveWorker } from "./worker-thread.ts";
 

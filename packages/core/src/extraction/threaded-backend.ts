@@ -1,7 +1,7 @@
-import { VqError } from "./errors.ts";
+import { VqError } from "../errors.ts";
 import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import type { FeatureCollector } from "./feature-collector.ts";
-import { Picture, type PictureFormat } from "./picture.ts";
+import { Picture, type PictureFormat } from "../picture.ts";
 import type { ExtractionBackend } from "./scoring.ts";
 import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
 import { startWorker, type WorkerHandle } from "./worker-thread.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { memoryReader } from "./memory-reader.ts";
-import { packedLayout, type PictureFormat } from "./picture.ts";
+import { packedLayout, type PictureFormat } from "../picture.ts";
 import { videoFrameReader, type CopyPlaneLayout, type FrameRect, type VideoFrameLike } from "./video-frame-reader.ts";
 
 /**
