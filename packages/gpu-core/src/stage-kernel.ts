@@ -22,14 +22,18 @@ export interface StageKernelSpec extends KernelSpec {
 /** Bind groups a kernel keeps; a stage meets a handful per ring slot, so this is only a guard against a leak. */
 const MAX_CACHED_GROUPS = 1024;
 
-/** Each buffer's part of a bind-group key, made once (a destroyed buffer's is never reused). */
-const bufferKeys = new WeakMap<GPUBuffer, string>();
-let nextBufferId = 0;
+/** Cache trie of a kernel's bind groups: per binding its buffer, then its offset and size. */
+type GroupNode = Map<unknown, GroupNode | GPUBindGroup>;
+/** Trie keys that no resource can be: a binding left out, a whole buffer, the bind group itself. */
+const ABSENT = Symbol("absent");
+const WHOLE = Symbol("whole buffer");
+const GROUP = Symbol("bind group");
 
-function keyOf(buffer: GPUBuffer): string {
-  let key = bufferKeys.get(buffer);
-  if (key === undefined) bufferKeys.set(buffer, (key = `${nextBufferId++}`));
-  return key;
+/** The child of `node` at `key`, made on a miss. */
+function child(node: GroupNode, key: unknown): GroupNode {
+  let next = node.get(key) as GroupNode | undefined;
+  if (!next) node.set(key, (next = new Map()));
+  return next;
 }
 
 function isBinding(r: BoundResource): r is GPUBufferBinding {
@@ -57,7 +61,8 @@ export class StageKernel {
   private readonly uses?: readonly string[];
   /** The names a bind-group key is made of, in a fixed order. */
   private readonly keyed: readonly string[];
-  private readonly groups = new Map<string, GPUBindGroup>();
+  private readonly groups: GroupNode = new Map();
+  private groupCount = 0;
 
   constructor(
     private readonly device: GPUDevice,
@@ -73,17 +78,32 @@ export class StageKernel {
 
   /** The bind group of these resources (cached by their buffers, offsets and sizes). */
   bindGroup(bindings: Bindings): GPUBindGroup {
-    // the key: per binding the WGSL declares (or the kernel uses), its resource's buffer and range
-    let key = "";
-    for (const name of this.keyed) {
-      const r = bindings[name];
-      key += r === undefined ? "," : isBinding(r) ? `${keyOf(r.buffer)}@${r.offset ?? 0}+${r.size ?? ""},` : `${keyOf(r)},`;
-    }
-    return this.groups.get(key) ?? this.createGroup(key, bindings);
+    const node = this.walk(bindings);
+    const known = node.get(GROUP) as GPUBindGroup | undefined;
+    if (known) return known;
+    const group = this.createGroup(bindings);
+    if (this.groupCount >= MAX_CACHED_GROUPS) {
+      this.groups.clear();
+      this.groupCount = 0;
+      this.walk(bindings).set(GROUP, group);
+    } else node.set(GROUP, group);
+    this.groupCount++;
+    return group;
   }
 
-  private createGroup(key: string, bindings: Bindings): GPUBindGroup {
-    if (this.groups.size >= MAX_CACHED_GROUPS) this.groups.clear();
+  /** The trie node of these resources: per binding the WGSL declares (or the kernel uses), no string and, once built, no allocation. */
+  private walk(bindings: Bindings): GroupNode {
+    let node = this.groups;
+    for (const name of this.keyed) {
+      const r = bindings[name];
+      if (r === undefined) node = child(node, ABSENT);
+      else if (isBinding(r)) node = child(child(child(node, r.buffer), r.offset ?? 0), r.size ?? WHOLE);
+      else node = child(child(node, r), WHOLE);
+    }
+    return node;
+  }
+
+  private createGroup(bindings: Bindings): GPUBindGroup {
     const entries = (this.uses ?? Object.keys(bindings)).map((name): GPUBindGroupEntry => {
       const binding = this.slots.get(name);
       if (binding === undefined) throw new Error(`${this.label}: its WGSL declares no binding "${name}" (it has ${[...this.slots.keys()].join(", ")})`);
@@ -91,9 +111,7 @@ export class StageKernel {
       if (r === undefined) throw new Error(`${this.label}: no resource for its binding "${name}"`);
       return { binding, resource: isBinding(r) ? r : { buffer: r } };
     });
-    const group = this.device.createBindGroup({ label: this.label, layout: this.pipeline.getBindGroupLayout(0), entries });
-    this.groups.set(key, group);
-    return group;
+    return this.device.createBindGroup({ label: this.label, layout: this.pipeline.getBindGroupLayout(0), entries });
   }
 
   /** Records one dispatch into an open pass (for passes of several dispatches). */
