@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, Y4mReader, scoreVideos, type PictureFormat, type VideoReader } from "@vq/core";
 import { GpuBackend, GpuFrameRunner, type FrameRunnerOptions } from "@vq/gpu-core";
+import { pictureReader, seededRandom } from "@vq/core/testing";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { motionDefinition, motionFeatureNames, motionOptions, type MotionOptions } from "./definition.ts";
 import { motionFeature } from "./index.ts";
@@ -9,15 +10,10 @@ import { MotionGpu } from "./motion-gpu.ts";
 
 const gpu = await gpuForTests();
 
-/** Deterministic sample noise (xorshift32). */
+/** Deterministic sample noise: xorshift32 words (an odd seed, as these tests always used). */
 function noise(seed: number): () => number {
-  let s = seed | 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
+  const random = seededRandom(seed | 1);
+  return () => random() * 2 ** 32;
 }
 
 /**
@@ -54,16 +50,7 @@ function syntheticClip(format: PictureFormat, frames: number, top: number, seed:
 }
 
 function clipReader(format: PictureFormat, pictures: Picture[]): VideoReader {
-  let i = 0;
-  return {
-    name: "synthetic",
-    format,
-    async read() {
-      return i < pictures.length ? pictures[i++]! : null;
-    },
-    release() {},
-    async close() {},
-  };
+  return pictureReader("synthetic", format, pictures);
 }
 
 function onCpu(format: PictureFormat, pictures: Picture[], options: MotionOptions): FeatureCollector {

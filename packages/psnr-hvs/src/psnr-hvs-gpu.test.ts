@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { alignUp, FeatureCollector, packedLayout, Picture, scoreVideos, VqError, type PictureFormat, type VideoReader } from "@vq/core";
+import { alignUp, FeatureCollector, packedLayout, Picture, scoreVideos, VqError, type PictureFormat } from "@vq/core";
 import { GpuBackend } from "@vq/gpu-core";
+import { pictureReader } from "@vq/core/testing";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { PLANE_CSF, maskingWeights } from "./csf.ts";
 import { BlockScratch, planeError } from "./plane-error.ts";
@@ -40,18 +41,6 @@ function pair(format: PictureFormat, seed: number): { ref: Picture; dist: Pictur
   return { ref, dist };
 }
 
-function reader(name: string, format: PictureFormat, pictures: Picture[]): VideoReader {
-  let i = 0;
-  return {
-    name,
-    format,
-    async read() {
-      return pictures[i++] ?? null;
-    },
-    release() {},
-    async close() {},
-  };
-}
 
 const FORMATS: PictureFormat[] = [
   { width: 67, height: 45, bitDepth: 8, pixelFormat: "420" },
@@ -104,7 +93,7 @@ describe("psnr_hvs on the GPU", async () => {
   test.skipIf(!gpu)("scores match the CPU exactly (8- to 12-bit, 4:2:0 / 4:2:2 / 4:4:4, odd sizes, one-block planes)", async () => {
     for (const format of FORMATS) {
       const pictures = [pair(format, 1), pair(format, 2), { ...pair(format, 3), dist: pair(format, 3).ref }];
-      const onGpu = await scoreVideos(reader("ref", format, pictures.map((f) => f.ref)), reader("dist", format, pictures.map((f) => f.dist)), new GpuBackend(gpu!, [createPsnrHvsGpu()]));
+      const onGpu = await scoreVideos(pictureReader("ref", format, pictures.map((f) => f.ref)), pictureReader("dist", format, pictures.map((f) => f.dist)), new GpuBackend(gpu!, [createPsnrHvsGpu()]));
       const cpu = createPsnrHvsCpu();
       cpu.init(format);
       const collector = new FeatureCollector();
@@ -126,7 +115,7 @@ describe("psnr_hvs on the GPU", async () => {
     const blocks = (psnrHvsGpuLayout(format).terms / 64) * pictures.length;
     for (const jumpGroups of [true, false]) {
       const stage = new PsnrHvsGpu(psnrHvsOptions.defaults, { jumpGroups });
-      const onGpu = await scoreVideos(reader("ref", format, pictures.map((f) => f.ref)), reader("dist", format, pictures.map((f) => f.dist)), new GpuBackend(gpu!, [stage]));
+      const onGpu = await scoreVideos(pictureReader("ref", format, pictures.map((f) => f.ref)), pictureReader("dist", format, pictures.map((f) => f.dist)), new GpuBackend(gpu!, [stage]));
       for (const key of KEYS) for (let i = 0; i < 2; i++) expect(onGpu.collector.get(key, i)).toBe(collector.get(key, i)!);
       if (jumpGroups) {
         expect(stage.termByTermBlocks).toBeGreaterThan(0); // at least each plane's first block

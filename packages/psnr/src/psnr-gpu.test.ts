@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Picture, VqError, scoreVideos, type Picture as P, type VideoReader } from "@vq/core";
+import { FeatureCollector, VqError, scoreVideos, type VideoReader } from "@vq/core";
+import { syntheticReader as framesOf } from "@vq/core/testing";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { psnrOptions } from "./definition.ts";
@@ -10,21 +11,10 @@ const format = { width: 67, height: 33, bitDepth: 16, pixelFormat: "420" as cons
 
 /** Synthetic frames, so edge cases the golden set lacks (16-bit, huge errors) are covered. */
 function syntheticReader(name: string, frames: number, seed: number, onRead?: (i: number) => void): VideoReader {
-  let i = 0;
-  return {
-    name,
-    format,
-    async read() {
-      if (i >= frames) return null;
-      onRead?.(i);
-      const p = Picture.allocate(format);
-      for (const plane of p.planes) for (let k = 0; k < plane.data.length; k++) plane.data[k] = Math.imul((k + 1) ^ Math.imul(seed * 131 + i, 0x9e3779b9), 0x85ebca6b) >>> 16;
-      i++;
-      return p;
-    },
-    release(_p: P) {},
-    async close() {},
-  };
+  return framesOf(name, format, frames, (p, i) => {
+    onRead?.(i);
+    for (const plane of p.planes) for (let k = 0; k < plane.data.length; k++) plane.data[k] = Math.imul((k + 1) ^ Math.imul(seed * 131 + i, 0x9e3779b9), 0x85ebca6b) >>> 16;
+  });
 }
 
 describe("psnr on the GPU", async () => {

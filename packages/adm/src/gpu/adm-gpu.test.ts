@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { seededRandom } from "@vq/core/testing";
 import { CpuBackend, isVqError, memoryReader, packedLayout, scoreVideos, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { GpuBackend, type GpuContext } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
@@ -18,16 +19,8 @@ import { admOptions, type AdmOptions } from "../definition.ts";
  * be the identical double.
  */
 
-// Deterministic xorshift.
-function random(seed: number): () => number {
-  let s = seed | 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
+/** Deterministic xorshift (an odd seed, as these tests always used). */
+const random = (seed: number) => seededRandom(seed | 1);
 
 type Pattern = (x: number, y: number, peak: number, rnd: () => number) => number;
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Picture, VqError, scoreVideos, type Picture as P, type PictureFormat, type VideoReader } from "@vq/core";
+import { FeatureCollector, VqError, scoreVideos, type PictureFormat, type VideoReader } from "@vq/core";
+import { syntheticReader } from "@vq/core/testing";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { CiedeCpu } from "../cpu/ciede-cpu.ts";
@@ -12,28 +13,17 @@ import { CiedeGpu } from "./ciede-gpu.ts";
  * branch at a hue difference of exactly π decides pixels (adr/0005).
  */
 function reader(format: PictureFormat, frames: number, seed: number, same = false): VideoReader {
-  let i = 0;
-  return {
-    name: `synthetic ${seed}`,
-    format,
-    async read() {
-      if (i >= frames) return null;
-      const p = Picture.allocate(format);
-      const max = (1 << format.bitDepth) - 1;
-      p.planes.forEach((plane, n) => {
-        for (let k = 0; k < plane.data.length; k++) {
-          const base = (Math.imul(k + 1 + 7919 * n, 0x9e3779b9) >>> 8) % (max + 1);
-          // reference: smooth noise; distorted: the same plus a small seeded error
-          const error = same ? 0 : (Math.imul((k + 7) ^ Math.imul(seed * 131 + i, 0x85ebca6b), 0x27d4eb2f) >>> 28) - 8;
-          plane.data[k] = Math.min(max, Math.max(0, base + error * Math.max(1, max >> 8)));
-        }
-      });
-      i++;
-      return p;
-    },
-    release(_p: P) {},
-    async close() {},
-  };
+  const max = (1 << format.bitDepth) - 1;
+  return syntheticReader(`synthetic ${seed}`, format, frames, (p, i) => {
+    p.planes.forEach((plane, n) => {
+      for (let k = 0; k < plane.data.length; k++) {
+        const base = (Math.imul(k + 1 + 7919 * n, 0x9e3779b9) >>> 8) % (max + 1);
+        // reference: smooth noise; distorted: the same plus a small seeded error
+        const error = same ? 0 : (Math.imul((k + 7) ^ Math.imul(seed * 131 + i, 0x85ebca6b), 0x27d4eb2f) >>> 28) - 8;
+        plane.data[k] = Math.min(max, Math.max(0, base + error * Math.max(1, max >> 8)));
+      }
+    });
+  });
 }
 
 async function cpuScores(format: PictureFormat, frames: number): Promise<FeatureCollector> {
