@@ -2,11 +2,11 @@ import { fstatSync, rmSync, statSync } from "node:fs";
 import { isVqError, writeCsv, writeJson, writeSub, writeXml } from "@vq/core";
 import { score } from "@vq/score";
 import { parseArgs, parseReportArgs, rawFormatFor, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
-import { writeAtomically } from "./atomic-write.ts";
-import { gpuProfileTable } from "./gpu-profile.ts";
-import { modelSummaryLines } from "./model-summary.ts";
+import { writeAtomically } from "./output/atomic-write.ts";
+import { gpuProfileTable } from "./diagnostics/gpu-profile.ts";
+import { modelSummaryLines } from "./output/model-summary.ts";
 import type { RunSettings } from "./report/report-data.ts";
-import { RunTiming, timingLine } from "./run-timing.ts";
+import { RunTiming, timingLine } from "./diagnostics/run-timing.ts";
 import { VERSION } from "./version.ts";
 
 export interface CliIo {

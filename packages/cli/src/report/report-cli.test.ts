@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
-import { REPORT_USAGE } from "./args.ts";
-import { main } from "./main.ts";
+import { REPORT_USAGE } from "../args.ts";
+import { main } from "../main.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vq-report-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

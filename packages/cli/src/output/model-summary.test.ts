@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
-import { main } from "./main.ts";
+import { main } from "../main.ts";
 
 // libvmaf's closing summary (`vmaf_v0.6.1: 71.329066`) on a terminal, checked against the
 // pooled means libvmaf printed (out/, its own %.6f) for the same pair and models.
