@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, isVqError, Picture, type PictureFormat } from "@vq/core";
+import { seededRandom } from "@vq/core/testing";
 import { floatMotionDefinition, floatMotionFeatureNames, floatMotionOptions, type FloatMotionOptions } from "./float-definition.ts";
 import { FloatMotionCpu } from "./float-motion-cpu.ts";
 import { floatMotionFeature } from "./index.ts";
@@ -8,13 +9,8 @@ const format: PictureFormat = { width: 40, height: 24, bitDepth: 8, pixelFormat:
 
 /** A panning random texture in all three planes; `sameChroma` copies luma into chroma. */
 function clip(frames: number, sameChroma = false): Picture[] {
-  let s = 777;
-  const next = () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
+  const random = seededRandom(777);
+  const next = () => random() * 2 ** 32; // xorshift32 words
   const texture = Array.from({ length: 3 * format.height }, () => Array.from({ length: format.width + 4 * frames }, () => next() % 256));
   return Array.from({ length: frames }, (_, i) => {
     const p = Picture.allocate(format);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, type PictureFormat } from "@vq/core";
+import { seededRandom } from "@vq/core/testing";
 import { motionFeatureNames, motionOptions, type MotionOptions } from "./definition.ts";
 import { MotionCpu } from "./motion-cpu.ts";
 
@@ -7,13 +8,8 @@ const format: PictureFormat = { width: 48, height: 20, bitDepth: 8, pixelFormat:
 
 /** A panning random texture: frame i is the texture shifted by i columns, plus a little noise. */
 function clip(frames: number): Picture[] {
-  let s = 12345;
-  const next = () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return s >>> 0;
-  };
+  const random = seededRandom(12345);
+  const next = () => random() * 2 ** 32; // xorshift32 words
   const texture = Array.from({ length: format.height }, () => Array.from({ length: format.width + frames * 3 }, () => next() % 256));
   return Array.from({ length: frames }, (_, i) => {
     const p = Picture.allocate(format);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Picture, VqError, type PictureFormat } from "@vq/core";
+import { FeatureCollector, Picture, VqError, type PictureFormat, type PicturePair } from "@vq/core";
 import { createPsnrHvsCpu } from "./psnr-hvs-cpu.ts";
 
 function picture(format: PictureFormat, seed: number): Picture {
@@ -7,6 +7,15 @@ function picture(format: PictureFormat, seed: number): Picture {
   const max = (1 << format.bitDepth) - 1;
   for (const plane of p.planes) for (let k = 0; k < plane.data.length; k++) plane.data[k] = (Math.imul((k + 1) ^ Math.imul(seed, 0x9e3779b9), 0x85ebca6b) >>> 9) % (max + 1);
   return p;
+}
+
+/** psnr_hvs of each pair (frame i = pairs[i]) from one extractor. */
+function scores(format: PictureFormat, pairs: PicturePair[]): FeatureCollector {
+  const cpu = createPsnrHvsCpu();
+  cpu.init(format);
+  const c = new FeatureCollector();
+  pairs.forEach((pair, i) => cpu.extract(pair, i, c));
+  return c;
 }
 
 describe("psnr_hvs on the CPU", () => {
@@ -21,24 +30,17 @@ describe("psnr_hvs on the CPU", () => {
 
   test("identical frames score +Infinity on every key (libvmaf's null)", () => {
     const format: PictureFormat = { width: 40, height: 24, bitDepth: 10, pixelFormat: "422" };
-    const cpu = createPsnrHvsCpu();
-    cpu.init(format);
-    const c = new FeatureCollector();
     const p = picture(format, 3);
-    cpu.extract({ ref: p, dist: p }, 0, c);
+    const c = scores(format, [{ ref: p, dist: p }]);
     for (const key of ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"]) expect(c.get(key, 0)).toBe(Infinity);
   });
 
   test("12-bit noise gives finite scores, worse for larger errors", () => {
     const format: PictureFormat = { width: 64, height: 48, bitDepth: 12, pixelFormat: "420" };
-    const cpu = createPsnrHvsCpu();
-    cpu.init(format);
-    const c = new FeatureCollector();
     const ref = picture(format, 1);
     const near = picture(format, 1);
     for (const plane of near.planes) for (let k = 0; k < plane.data.length; k += 3) plane.data[k] = Math.min(4095, plane.data[k]! + 40);
-    cpu.extract({ ref, dist: near }, 0, c);
-    cpu.extract({ ref, dist: picture(format, 2) }, 1, c);
+    const c = scores(format, [{ ref, dist: near }, { ref, dist: picture(format, 2) }]);
     for (const key of ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"]) {
       expect(Number.isFinite(c.get(key, 0)!)).toBe(true);
       expect(c.get(key, 1)!).toBeLessThan(c.get(key, 0)!);
