@@ -46,6 +46,11 @@ test.skipIf(!gpu)("builds a bind group once per set of buffers, offsets and size
   expect(new Uint32Array(readback.getMappedRange())[0]).toBe(42);
   readback.unmap();
   expect(labels).toEqual(["stage kernel test"]);
+  // a bind group made once, for resources that never change, is dispatched as it is
+  const fixed = kernel.bindGroup(at(256));
+  const pass = device.createCommandEncoder().beginComputePass();
+  expect(() => kernel.dispatchIn(pass, fixed, 1)).not.toThrow();
+  pass.end();
   expect(() => kernel.bindGroup({ source, params, total: sums })).toThrow('stage kernel test: its WGSL declares no binding "total"');
   // an entry point using fewer bindings binds only those it declares it uses
   const sumsOnly = stageKernel(device, { label: "stage kernel sums", code: CODE, entryPoint: "just_sums", uses: ["sums"] });

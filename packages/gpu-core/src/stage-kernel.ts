@@ -36,6 +36,14 @@ function child(node: GroupNode, key: unknown): GroupNode {
   return next;
 }
 
+/** Bind groups are the only resources a stage passes that are not buffers or buffer ranges. */
+function isBindGroup(b: Bindings | GPUBindGroup): b is GPUBindGroup {
+  return groupsMade.has(b as GPUBindGroup);
+}
+
+/** Every bind group a StageKernel made (Dawn's objects are told apart from plain records by this). */
+const groupsMade = new WeakSet<GPUBindGroup>();
+
 function isBinding(r: BoundResource): r is GPUBufferBinding {
   return "buffer" in r;
 }
@@ -111,19 +119,24 @@ export class StageKernel {
       if (r === undefined) throw new Error(`${this.label}: no resource for its binding "${name}"`);
       return { binding, resource: isBinding(r) ? r : { buffer: r } };
     });
-    return this.device.createBindGroup({ label: this.label, layout: this.pipeline.getBindGroupLayout(0), entries });
+    const group = this.device.createBindGroup({ label: this.label, layout: this.pipeline.getBindGroupLayout(0), entries });
+    groupsMade.add(group);
+    return group;
   }
 
-  /** Records one dispatch into an open pass (for passes of several dispatches). */
-  dispatchIn(pass: GPUComputePassEncoder, bindings: Bindings, workgroups: Workgroups): void {
+  /**
+   * Records one dispatch into an open pass (for passes of several dispatches). `bindings`
+   * may be a bind group from `bindGroup`, for resources that never change (no lookup then).
+   */
+  dispatchIn(pass: GPUComputePassEncoder, bindings: Bindings | GPUBindGroup, workgroups: Workgroups): void {
     pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, this.bindGroup(bindings));
+    pass.setBindGroup(0, isBindGroup(bindings) ? bindings : this.bindGroup(bindings));
     if (typeof workgroups === "number") pass.dispatchWorkgroups(workgroups);
     else pass.dispatchWorkgroups(workgroups[0], workgroups[1] ?? 1, workgroups[2] ?? 1);
   }
 
   /** Records a pass of one dispatch, timed under `label` (the kernel's label by default) when profiling. */
-  dispatch(passes: PassRecorder, bindings: Bindings, workgroups: Workgroups, label = this.label): void {
+  dispatch(passes: PassRecorder, bindings: Bindings | GPUBindGroup, workgroups: Workgroups, label = this.label): void {
     const pass = passes.beginComputePass(label);
     this.dispatchIn(pass, bindings, workgroups);
     pass.end();
