@@ -10,7 +10,7 @@ import { Picture } from "@vq/core";
 import { GpuFrameRunner } from "@vq/gpu-core";
 import { gpuForTests, passTimesPerFrame } from "@vq/gpu-core/testing";
 import { firstFrame, GOLDEN_1080P, gpuBatchTask, msPerIteration } from "../../../tools/bench-tasks.ts";
-import { CambiGpu } from "../src/cambi-gpu.ts";
+import { CambiGpu } from "../src/gpu/cambi-gpu.ts";
 import { cambiOptions, type CambiOptions } from "../src/definition.ts";
 
 /** `p` tiled 2x2 (every plane). */

@@ -5,15 +5,15 @@
 import { Bench } from "tinybench";
 import { CpuBackend, Picture, scoreVideos, ThreadedCpuBackend, type VideoReader } from "@vq/core";
 import { cpuFrameTask, firstFrame, GOLDEN_1080P, msPerIteration } from "../../../tools/bench-tasks.ts";
-import { planCambi, NUM_SCALES } from "../src/cambi-plan.ts";
-import { CambiCpu } from "../src/cambi-cpu.ts";
-import { CValues } from "../src/c-values.ts";
+import { planCambi, NUM_SCALES } from "../src/numerics/cambi-plan.ts";
+import { CambiCpu } from "../src/cpu/cambi-cpu.ts";
+import { CValues } from "../src/cpu/c-values.ts";
 import { cambiOptions, type CambiOptions } from "../src/definition.ts";
-import { MaskSpans } from "../src/mask-spans.ts";
-import { ModeFilter } from "../src/mode-filter.ts";
-import { antiDitheredFrom8Bit } from "../src/preprocess.ts";
-import { SpatialMask } from "../src/spatial-mask.ts";
-import { spatialPooling } from "../src/topk-pooling.ts";
+import { MaskSpans } from "../src/cpu/mask-spans.ts";
+import { ModeFilter } from "../src/cpu/mode-filter.ts";
+import { antiDitheredFrom8Bit } from "../src/numerics/preprocess.ts";
+import { SpatialMask } from "../src/cpu/spatial-mask.ts";
+import { spatialPooling } from "../src/numerics/topk-pooling.ts";
 
 const ref = await firstFrame(GOLDEN_1080P.ref);
 const dist = await firstFrame(GOLDEN_1080P.dist);

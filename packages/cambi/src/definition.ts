@@ -1,5 +1,5 @@
 import type { ExtractorDefinition, OptionValues, PictureFormat } from "@vq/core";
-import { planCambi } from "./cambi-plan.ts";
+import { planCambi } from "./numerics/cambi-plan.ts";
 import { cambiEntry, cambiOptions } from "./catalogue.ts";
 
 export { cambiOptions, DEFAULT_EOTF, DEFAULT_TOPK, EOTFS } from "./catalogue.ts";

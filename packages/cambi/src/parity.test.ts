@@ -1,6 +1,6 @@
 import { parityTests } from "@vq/parity";
-import { CambiCpu } from "./cambi-cpu.ts";
-import { CambiGpu } from "./cambi-gpu.ts";
+import { CambiCpu } from "./cpu/cambi-cpu.ts";
+import { CambiGpu } from "./gpu/cambi-gpu.ts";
 import { cambiDefinition } from "./definition.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { PictureFormat } from "@vq/core";
 import { adjustWindowSize, planCambi, scaleSizes } from "./cambi-plan.ts";
-import { cambiOptions, type CambiOptions } from "./definition.ts";
+import { cambiOptions, type CambiOptions } from "../definition.ts";
 
 const format = (width: number, height: number, bitDepth = 8): PictureFormat => ({ width, height, bitDepth, pixelFormat: "420" });
 const plan = (opts: Partial<CambiOptions>, f: PictureFormat) => planCambi(cambiOptions.resolve(opts), f);

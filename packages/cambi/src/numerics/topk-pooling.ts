@@ -1,4 +1,4 @@
-import type { CValues } from "./c-values.ts";
+import type { CValues } from "../cpu/c-values.ts";
 
 /**
  * libvmaf's spatial pooling: the mean of the k = topk · n largest c-values (k clipped to

@@ -1,16 +1,16 @@
 import type { KernelSpec } from "@vq/gpu-core";
-import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
-import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
-import batchWgsl from "../../../shaders/cambi/batch.wgsl" with { type: "text" };
-import cValuesWgsl from "../../../shaders/cambi/c-values.wgsl" with { type: "text" };
-import frameCopyWgsl from "../../../shaders/cambi/frame-copy.wgsl" with { type: "text" };
-import fixedPointWgsl from "../../../shaders/cambi/fixed-point.wgsl" with { type: "text" };
-import lumaCheckWgsl from "../../../shaders/cambi/luma-check.wgsl" with { type: "text" };
-import modeFilterWgsl from "../../../shaders/cambi/mode-filter.wgsl" with { type: "text" };
-import preprocessWgsl from "../../../shaders/cambi/preprocess.wgsl" with { type: "text" };
-import spatialMaskWgsl from "../../../shaders/cambi/spatial-mask.wgsl" with { type: "text" };
-import poolingWgsl from "../../../shaders/cambi/topk-pooling.wgsl" with { type: "text" };
-import replayWgsl from "../../../shaders/cambi/topk-replay.wgsl" with { type: "text" };
+import frameWgsl from "../../../../shaders/common/frame.wgsl" with { type: "text" };
+import u64Wgsl from "../../../../shaders/common/u64.wgsl" with { type: "text" };
+import batchWgsl from "../../../../shaders/cambi/batch.wgsl" with { type: "text" };
+import cValuesWgsl from "../../../../shaders/cambi/c-values.wgsl" with { type: "text" };
+import frameCopyWgsl from "../../../../shaders/cambi/frame-copy.wgsl" with { type: "text" };
+import fixedPointWgsl from "../../../../shaders/cambi/fixed-point.wgsl" with { type: "text" };
+import lumaCheckWgsl from "../../../../shaders/cambi/luma-check.wgsl" with { type: "text" };
+import modeFilterWgsl from "../../../../shaders/cambi/mode-filter.wgsl" with { type: "text" };
+import preprocessWgsl from "../../../../shaders/cambi/preprocess.wgsl" with { type: "text" };
+import spatialMaskWgsl from "../../../../shaders/cambi/spatial-mask.wgsl" with { type: "text" };
+import poolingWgsl from "../../../../shaders/cambi/topk-pooling.wgsl" with { type: "text" };
+import replayWgsl from "../../../../shaders/cambi/topk-replay.wgsl" with { type: "text" };
 
 /** Pixels per workgroup side of the per-pixel kernels and of the c-value tiles. */
 export const TILE = 16;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { POOL_WORDS, pooledFromWords } from "./exact-pooling.ts";
-import { quickSelect, topkCount } from "./topk-pooling.ts";
+import { POOL_WORDS, pooledFromWords } from "../numerics/exact-pooling.ts";
+import { quickSelect, topkCount } from "../numerics/topk-pooling.ts";
 import { REPLAY_WORDS, replayRounds, topkReplay, type ReplayJob } from "./topk-replay.ts";
 import { seededRandom as rng } from "@vq/core/testing";
 

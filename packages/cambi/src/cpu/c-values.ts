@@ -1,7 +1,7 @@
-import type { CambiPlan } from "./cambi-plan.ts";
+import type { CambiPlan } from "../numerics/cambi-plan.ts";
 import { CodeRuns } from "./code-runs.ts";
 import type { MaskSpans } from "./mask-spans.ts";
-import { RECIPROCAL } from "./reciprocal.ts";
+import { RECIPROCAL } from "../numerics/reciprocal.ts";
 
 /**
  * cambi's c-values: for every masked pixel whose code v can band, the strongest contrast

@@ -1,14 +1,14 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair, Plane } from "@vq/core";
-import { NUM_SCALES, planCambi, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
-import { appendCambiScores, combineScales } from "./cambi-scores.ts";
+import { NUM_SCALES, planCambi, type CambiGeometry, type CambiPlan } from "../numerics/cambi-plan.ts";
+import { appendCambiScores, combineScales } from "../numerics/cambi-scores.ts";
 import { CValues } from "./c-values.ts";
-import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
+import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "../definition.ts";
 import { Heatmaps } from "./heatmaps.ts";
 import { decimate, ModeFilter } from "./mode-filter.ts";
-import { antiDither, antiDitheredFrom8Bit, checkLumaRange, toTenBit } from "./preprocess.ts";
+import { antiDither, antiDitheredFrom8Bit, checkLumaRange, toTenBit } from "../numerics/preprocess.ts";
 import { MaskSpans } from "./mask-spans.ts";
 import { SpatialMask } from "./spatial-mask.ts";
-import { spatialPooling } from "./topk-pooling.ts";
+import { spatialPooling } from "../numerics/topk-pooling.ts";
 
 /** Working buffers of one cambi instance, sized once for the larger geometry. */
 class CambiBuffers {
@@ -89,26 +89,23 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
 
     let w = g.width;
     let h = g.height;
-    if (plan.highResSpeedup) {
-      // scale 0 is already at half size: decimated before any filtering
-      decimate(image, w, h, other);
+    /** The half-size picture is in `other`: make it the current one, with its size and mask. */
+    const toHalfSize = () => {
       const t = image;
       image = other;
       other = t;
       w = (w + 1) >> 1;
       h = (h + 1) >> 1;
       mask.decimate(h);
+    };
+    if (plan.highResSpeedup) {
+      // scale 0 is already at half size: decimated before any filtering
+      decimate(image, w, h, other);
+      toHalfSize();
     }
     for (let scale = 0; scale < NUM_SCALES; scale++) {
-      if (scale > 0) {
-        // the mode filter of the previous scale wrote this scale's picture into `other`
-        const t = image;
-        image = other;
-        other = t;
-        w = (w + 1) >> 1;
-        h = (h + 1) >> 1;
-        mask.decimate(h);
-      }
+      // the mode filter of the previous scale wrote this scale's picture into `other`
+      if (scale > 0) toHalfSize();
       const filtered = b.modeFilter.run(image, w, h, mask, b.filtered, scale < NUM_SCALES - 1 ? other : null);
       cValues.compute(filtered, mask, w, h, g.windowSize);
       if (heatmap && this.heatmaps) {

@@ -3,9 +3,9 @@ import { FeatureCollector, isVqError, Picture, Y4mReader, type PictureFormat, ty
 import { goldenPath } from "@vq/core/golden";
 import { GpuBackend } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { CambiCpu } from "./cambi-cpu.ts";
+import { CambiCpu } from "../cpu/cambi-cpu.ts";
 import { CambiGpu } from "./cambi-gpu.ts";
-import { cambiDefinition, cambiOptions, type CambiOptions } from "./definition.ts";
+import { cambiDefinition, cambiOptions, type CambiOptions } from "../definition.ts";
 import { seededRandom as random } from "@vq/core/testing";
 
 const gpu = await gpuForTests();

@@ -1,6 +1,6 @@
 import { describeFormat, VqError, type PictureFormat } from "@vq/core";
-import type { CambiOptions } from "./definition.ts";
-import { DEFAULT_EOTF, DEFAULT_TOPK } from "./definition.ts";
+import type { CambiOptions } from "../definition.ts";
+import { DEFAULT_EOTF, DEFAULT_TOPK } from "../definition.ts";
 import { eotfNamed } from "./luminance.ts";
 import { tviForDiff, visibleLumaFloor } from "./visibility.ts";
 

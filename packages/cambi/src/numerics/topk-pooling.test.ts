@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { CValues } from "./c-values.ts";
+import type { CValues } from "../cpu/c-values.ts";
 import { quickSelect, spatialPooling, topkCount } from "./topk-pooling.ts";
 
 function rng(seed: number): () => number {

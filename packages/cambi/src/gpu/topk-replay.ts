@@ -1,7 +1,7 @@
 import { alignUp } from "@vq/core";
 import { stageKernel, type StageKernel } from "@vq/gpu-core";
 import { CAMBI_KERNELS } from "./cambi-gpu-kernels.ts";
-import { topkCount } from "./topk-pooling.ts";
+import { topkCount } from "../numerics/topk-pooling.ts";
 
 /**
  * libvmaf's top-k pooling replayed on the GPU (shaders/cambi/topk-replay.wgsl) for the

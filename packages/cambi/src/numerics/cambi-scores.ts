@@ -1,6 +1,6 @@
 import type { FeatureCollector } from "@vq/core";
 import { NUM_SCALES, SCALE_WEIGHTS, type CambiPlan } from "./cambi-plan.ts";
-import { CAMBI_FULL_REFERENCE, CAMBI_SOURCE } from "./definition.ts";
+import { CAMBI_FULL_REFERENCE, CAMBI_SOURCE } from "../definition.ts";
 
 /** A picture's cambi (unclipped): the scales' pooled c-values weighted 16:8:4:2:1, per window pixel. */
 export function combineScales(perScale: Float64Array, windowSize: number): number {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { planCambi, type CambiPlan } from "./cambi-plan.ts";
+import { planCambi, type CambiPlan } from "../numerics/cambi-plan.ts";
 import { CValues } from "./c-values.ts";
-import { cambiOptions } from "./definition.ts";
+import { cambiOptions } from "../definition.ts";
 import { MaskSpans } from "./mask-spans.ts";
 import { decimate, ModeFilter } from "./mode-filter.ts";
-import { RECIPROCAL } from "./reciprocal.ts";
+import { RECIPROCAL } from "../numerics/reciprocal.ts";
 import { maskThreshold, SpatialMask } from "./spatial-mask.ts";
 
 /**

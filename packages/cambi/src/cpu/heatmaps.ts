@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { VqError } from "@vq/core";
-import { NUM_SCALES, type CambiPlan } from "./cambi-plan.ts";
+import { NUM_SCALES, type CambiPlan } from "../numerics/cambi-plan.ts";
 
 /**
  * libvmaf's cambi heatmaps: per scale one file of raw 16-bit little-endian gray frames,

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { FeatureCollector, isVqError, Picture, Y4mReader, type PictureFormat } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { CambiCpu, createCambiCpu } from "./cambi-cpu.ts";
-import { cambiDefinition, cambiOptions, type CambiOptions } from "./definition.ts";
-import { toTenBit } from "./preprocess.ts";
+import { cambiDefinition, cambiOptions, type CambiOptions } from "../definition.ts";
+import { toTenBit } from "../numerics/preprocess.ts";
 
 async function readFrames(path: string, count = Infinity): Promise<Picture[]> {
   const r = await Y4mReader.open(goldenPath(path));

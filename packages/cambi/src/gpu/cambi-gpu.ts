@@ -1,16 +1,16 @@
 import { alignUp, packedLayout, Picture, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { bufferFrom, computePipeline, planeUniforms, stageKernel, type BoundResource, type GpuContext, type GpuFrame, type GpuFrameBatch, type GpuStage, type PassRecorder, type FrameInputs, type StageKernel } from "@vq/gpu-core";
-import { CambiCpu } from "./cambi-cpu.ts";
+import { CambiCpu } from "../cpu/cambi-cpu.ts";
 import { CAMBI_KERNELS, C_VALUES_WORKGROUP_BYTES, HIST_WORDS, MASK_TILE_WIDTH, maskTileHeight, TILE } from "./cambi-gpu-kernels.ts";
-import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "./cambi-plan.ts";
-import { appendCambiScores, combineScales } from "./cambi-scores.ts";
-import { visibleSteps } from "./c-values.ts";
-import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "./definition.ts";
-import { POOL_WORDS, pooledFromWords, replayedMean } from "./exact-pooling.ts";
-import { libvmafStride, resampleIndices } from "./preprocess.ts";
-import { RECIPROCAL } from "./reciprocal.ts";
-import { maskThreshold } from "./spatial-mask.ts";
-import { topkCount } from "./topk-pooling.ts";
+import { NUM_SCALES, planCambi, scaleSizes, type CambiGeometry, type CambiPlan } from "../numerics/cambi-plan.ts";
+import { appendCambiScores, combineScales } from "../numerics/cambi-scores.ts";
+import { visibleSteps } from "../cpu/c-values.ts";
+import { cambiDefinition, cambiOptions, cambiScoreName, type CambiOptions } from "../definition.ts";
+import { POOL_WORDS, pooledFromWords, replayedMean } from "../numerics/exact-pooling.ts";
+import { libvmafStride, resampleIndices } from "../numerics/preprocess.ts";
+import { RECIPROCAL } from "../numerics/reciprocal.ts";
+import { maskThreshold } from "../cpu/spatial-mask.ts";
+import { topkCount } from "../numerics/topk-pooling.ts";
 import { maxCValue, REPLAY_WORDS, replayJobs, topkReplay } from "./topk-replay.ts";
 
 /**
