@@ -1,15 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { POOL_WORDS, pooledFromWords } from "./exact-pooling.ts";
-import { quickSelect, topkCount } from "./topk-pooling.ts";
-
-/** libvmaf's pooling: quickselect, then the first k summed in double in that order. */
-function libvmafMean(values: Float32Array, k: number): number {
-  const a = values.slice();
-  quickSelect(a, a.length, k);
-  let s = 0;
-  for (let i = 0; i < k; i++) s += a[i]!;
-  return s / k;
-}
+import { topkCount } from "./topk-pooling.ts";
+import { quickSelectMean } from "./quickselect-mean.ts";
 
 /** The words the GPU's pooling kernel writes for `values` when more than k are non-zero. */
 function wordsFor(values: Float32Array, k: number): Uint32Array {
@@ -46,7 +38,7 @@ describe("exact top-k pooling from the GPU's sums", () => {
     const pooled = pooledFromWords(wordsFor(v, k), 0, n, 0.6);
     expect(pooled).not.toBeNull();
     expect(pooled! * k).toBeGreaterThan(2 ** 29);
-    expect(pooled).toBe(libvmafMean(v, k));
+    expect(pooled).toBe(quickSelectMean(v, k));
   });
 
   test("a sum that could round in double, whatever its order, is handed back for replay", () => {
@@ -56,7 +48,7 @@ describe("exact top-k pooling from the GPU's sums", () => {
     const small = values(n / 2, 0.5, 0.25, 7);
     const v = Float32Array.from([...large, ...small]);
     const k = topkCount(0.6, n);
-    expect(libvmafMean(v, k) * k).toBeGreaterThan(2 ** 29);
+    expect(quickSelectMean(v, k) * k).toBeGreaterThan(2 ** 29);
     expect(pooledFromWords(wordsFor(v, k), 0, n, 0.6)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CValues } from "../cpu/c-values.ts";
 import { quickSelect, spatialPooling, topkCount } from "./topk-pooling.ts";
+import { quickSelectMean } from "./quickselect-mean.ts";
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -31,14 +32,6 @@ function cValues(n: number, density: number, seed: number, scale = 40): { dense:
     },
   } as unknown as CValues;
   return { dense, sparse };
-}
-
-function quickSelectMean(values: Float32Array, k: number): number {
-  const a = values.slice();
-  quickSelect(a, a.length, k);
-  let s = 0;
-  for (let i = 0; i < k; i++) s += a[i]!;
-  return s / k;
 }
 
 describe("top-k pooling", () => {
