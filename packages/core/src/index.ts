@@ -32,4 +32,5 @@ export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLa
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./readers/ffmpeg-reader.ts";
 export type { FfmpegOptions } from "./readers/ffmpeg-reader.ts";
 export { gaussianTaps, isValidKernelScale, vifFilter, vifFilterSize } from "./numerics/vif-gaussian.ts";
+export { bicubicKernel, lanczos4Kernel, resampleMirror, resampleSourcePosition } from "./numerics/resampling-kernels.ts";
 export { FRAME_SCALING_OPTIONS, PRESCALE_METHODS } from "./options/frame-scaling-options.ts";

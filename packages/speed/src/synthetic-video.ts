@@ -1,4 +1,5 @@
-import { Picture, type PictureFormat, type Picture as P, type VideoReader } from "@vq/core";
+import type { PictureFormat, VideoReader } from "@vq/core";
+import { syntheticReader } from "@vq/core/testing";
 
 /** How a synthetic plane's samples are made: plane index, x, y, frame -> sample. */
 export type SampleFn = (plane: number, x: number, y: number, frame: number) => number;
@@ -19,20 +20,9 @@ export function texture(format: PictureFormat, seed: number, noise = 0.08): Samp
 
 /** Frames whose samples `sample` gives, for tests the golden set cannot cover. */
 export function syntheticVideo(name: string, format: PictureFormat, frames: number, sample: SampleFn): VideoReader {
-  let i = 0;
-  return {
-    name,
-    format,
-    async read() {
-      if (i >= frames) return null;
-      const p = Picture.allocate(format);
-      p.planes.forEach((plane, k) => {
-        for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = sample(k, x, y, i);
-      });
-      i++;
-      return p;
-    },
-    release(_p: P) {},
-    async close() {},
-  };
+  return syntheticReader(name, format, frames, (p, frame) => {
+    p.planes.forEach((plane, k) => {
+      for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = sample(k, x, y, frame);
+    });
+  });
 }

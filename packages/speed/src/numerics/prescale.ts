@@ -5,6 +5,7 @@
  * outer and columns inner, of source * (wx * wy), divided by the sum of the weights for
  * Lanczos. The CPU and the GPU apply the same tables.
  */
+import { bicubicKernel, lanczos4Kernel, resampleMirror as mirror, resampleSourcePosition as sourcePosition } from "@vq/core";
 import type { FloatImage } from "./float-image.ts";
 import type { PlaneSize } from "./speed-geometry.ts";
 import { PRESCALE_METHODS } from "../catalogue.ts";
@@ -26,30 +27,6 @@ export interface Resampling {
   readonly y: ResampleAxis;
   /** Lanczos-4 divides by the float sum of the weights. */
   readonly normalise: boolean;
-}
-
-/** libvmaf's mirror(): reflection about the first and last sample. */
-function mirror(i: number, right: number): number {
-  return i < 0 ? -i : i > right ? 2 * right - i : i;
-}
-
-/** (i + 0.5) * ratio - 0.5 in double, stored as float: where output sample i reads. */
-function sourcePosition(i: number, ratio: number): number {
-  return f32((i + 0.5) * ratio - 0.5);
-}
-
-function bicubicKernel(t: number): number {
-  const a = -0.75;
-  if (t < 0) t = -t;
-  if (t < 1) return f32(f32(f32(f32(f32(f32(a + 2) * t) - f32(a + 3)) * t) * t) + 1);
-  if (t < 2) return f32(f32(f32(f32(f32(f32(t - 5) * t) + 8) * t) - 4) * a);
-  return 0;
-}
-
-function lanczos4Kernel(x: number, a: number): number {
-  if (x === 0) return 1;
-  if (x > -a && x < a) return f32((a * Math.sin(Math.PI * x) * Math.sin((Math.PI * x) / a)) / (Math.PI * Math.PI * x * x));
-  return 0;
 }
 
 function axis(method: PrescaleMethod, src: number, dst: number): ResampleAxis {
