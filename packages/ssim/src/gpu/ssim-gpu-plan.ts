@@ -19,7 +19,8 @@ interface Step {
   readonly label: string;
   readonly kernel: StageKernel;
   readonly workgroups: readonly [number, number];
-  bindings(frame: GpuFrame, results: GPUBuffer, resultOffset: number): Bindings;
+  /** A bind group made once where nothing changes between frames. */
+  bindings(frame: GpuFrame, results: GPUBuffer, resultOffset: number): Bindings | GPUBindGroup;
 }
 
 /** Workgroups covering width × height threads in tiles of tx × ty. */
@@ -104,11 +105,13 @@ export class SsimGpuPlan {
     const params = this.params({ width: level.width, height: level.height, outWidth: outW, outHeight: outH, firstRow: this.rows, scale });
     this.fixedStep(`${this.extractor} horizontal`, SSIM_KERNELS.horizontal, tiles(outW, level.height, 64, 4), { params, src_ref: level.ref, src_cmp: level.cmp, ...maps });
     // the row sums buffer exists once every scale is known (seal): these steps bind it then
+    const vertical = stageKernel(this.device, SSIM_KERNELS.vertical);
+    let verticalGroup: GPUBindGroup | undefined;
     this.steps.push({
       label: `${this.extractor} vertical`,
-      kernel: stageKernel(this.device, SSIM_KERNELS.vertical),
+      kernel: vertical,
       workgroups: [outH, 1],
-      bindings: () => ({ params, ...maps, row_sums: this.sealed() }),
+      bindings: () => (verticalGroup ??= vertical.bindGroup({ params, ...maps, row_sums: this.sealed() })),
     });
     const sumsSize = SsimGpuPlan.resultWords(this.scales) * 4;
     this.steps.push({
@@ -154,7 +157,9 @@ export class SsimGpuPlan {
   }
 
   private fixedStep(label: string, spec: StageKernelSpec, workgroups: readonly [number, number], bindings: Bindings): void {
-    this.steps.push({ label, kernel: stageKernel(this.device, spec), workgroups, bindings: () => bindings });
+    const kernel = stageKernel(this.device, spec);
+    const group = kernel.bindGroup(bindings);
+    this.steps.push({ label, kernel, workgroups, bindings: () => group });
   }
 
   /** A SsimParams uniform (params.wgsl). */
