@@ -6,7 +6,7 @@ import { GpuFrameRunner } from "@vq/gpu-core";
 import { gpuForTests, passTimesPerFrame } from "@vq/gpu-core/testing";
 import { firstFrame, gpuBatchTask, msPerIteration } from "../../../tools/bench-tasks.ts";
 import { vifOptions } from "../src/definition.ts";
-import { VifGpu } from "../src/vif-gpu.ts";
+import { VifGpu } from "../src/gpu/vif-gpu.ts";
 
 const gpu = await gpuForTests();
 if (!gpu) {

@@ -69,7 +69,7 @@ export const vifEntry: CatalogueEntry<typeof vifOptions.defs> = {
   provides: provides(VIF_FEATURES),
   aliases: aliases(VIF_FEATURES, "integer_vif"),
   temporal: false,
-  load: { cpu: () => import("./vif-feature-cpu.ts").then((m) => m.vifCpuFeature), gpu: () => import("./index.ts").then((m) => m.vifFeature) },
+  load: { cpu: () => import("./cpu/vif-feature-cpu.ts").then((m) => m.vifCpuFeature), gpu: () => import("./index.ts").then((m) => m.vifFeature) },
 };
 
 export const floatVifEntry: CatalogueEntry<typeof floatVifOptions.defs> = {

@@ -1,24 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Y4mReader, type Picture, type PictureFormat } from "@vq/core";
-import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
+import { FeatureCollector, type Picture, type PictureFormat } from "@vq/core";
+import { firstFrames } from "./golden-frames.ts";
+import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
 import { floatVifDefinition, floatVifOptions, type FloatVifOptions } from "./float-vif-definition.ts";
-import { FloatVifCpu } from "./float-vif-cpu.ts";
+import { FloatVifCpu } from "./cpu/float-vif-cpu.ts";
 import { vifFilter as floatVifFilter, vifFilterSize as floatVifFilterSize } from "@vq/core";
-import { log2fApprox } from "./float-log2.ts";
+import { log2fApprox } from "./numerics/float-log2.ts";
 
 const format = (width: number, height: number, bitDepth = 8): PictureFormat => ({ width, height, bitDepth, pixelFormat: "420" });
 const defaults = floatVifOptions.resolve();
-
-async function firstFrames(pairName: string): Promise<{ ref: Picture; dist: Picture }> {
-  const pair = goldenPairs().find((p) => p.pair === pairName)!;
-  const read = async (path: string) => {
-    const reader = await Y4mReader.open(goldenPath(path));
-    const picture = (await reader.read())!;
-    await reader.close();
-    return picture;
-  };
-  return { ref: await read(pair.reference), dist: await read(pair.distorted) };
-}
 
 function scoreFrame(options: Partial<FloatVifOptions>, frame: { ref: Picture; dist: Picture }): [string, number][] {
   const vif = new FloatVifCpu(floatVifOptions.resolve(options));

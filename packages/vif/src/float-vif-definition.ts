@@ -1,7 +1,7 @@
 import { isValidKernelScale, vifFilterSize, VqError, type ExtractorDefinition, type OptionValues, type PictureFormat } from "@vq/core";
 import { FLOAT_VIF_FEATURES, floatVifEntry, floatVifOptions } from "./catalogue.ts";
 import { vifKeys, vifProvidedFeatures, type VifFeatureNames } from "./definition.ts";
-import { prescaledSize, BILINEAR_MAX_WIDTH } from "./float-vif-prescale.ts";
+import { prescaledSize, BILINEAR_MAX_WIDTH } from "./numerics/float-vif-prescale.ts";
 
 export { FLOAT_VIF_FEATURES, floatVifOptions } from "./catalogue.ts";
 

@@ -1,9 +1,9 @@
 import { parityTests } from "@vq/parity";
 import { vifDefinition } from "./definition.ts";
 import { floatVifDefinition } from "./float-vif-definition.ts";
-import { FloatVifCpu } from "./float-vif-cpu.ts";
-import { VifCpu } from "./vif-cpu.ts";
-import { VifGpu } from "./vif-gpu.ts";
+import { FloatVifCpu } from "./cpu/float-vif-cpu.ts";
+import { VifCpu } from "./cpu/vif-cpu.ts";
+import { VifGpu } from "./gpu/vif-gpu.ts";
 
 /**
  * integer vif, CPU and GPU, bit for bit (out_full) on every golden pair, in every run that

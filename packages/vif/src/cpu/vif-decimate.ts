@@ -1,6 +1,6 @@
-import { mirrorRow } from "./mirror-pad.ts";
+import { mirrorRow } from "../numerics/mirror-pad.ts";
 import type { ScalePlanes } from "./vif-workspace.ts";
-import { VIF_FILTERS, VIF_MAX_HALF } from "./vif-filters.ts";
+import { VIF_FILTERS, VIF_MAX_HALF } from "../numerics/vif-filters.ts";
 
 /**
  * The next scale of the pyramid (libvmaf's subsample_rd_8/_16): blur scale s with

@@ -1,19 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Picture, packedLayout, Y4mReader, type PictureFormat } from "@vq/core";
-import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
-import { vifOptions } from "./definition.ts";
+import { FeatureCollector, Picture, packedLayout, type PictureFormat } from "@vq/core";
+import { firstFrames } from "../golden-frames.ts";
+import { goldenOutput, goldenPairs, goldenRun } from "@vq/core/golden";
+import { vifOptions } from "../definition.ts";
 import { createVifCpu, VifCpu } from "./vif-cpu.ts";
-
-async function firstFrames(pairName: string): Promise<{ ref: Picture; dist: Picture }> {
-  const pair = goldenPairs().find((p) => p.pair === pairName)!;
-  const read = async (path: string) => {
-    const reader = await Y4mReader.open(goldenPath(path));
-    const picture = (await reader.read())!;
-    await reader.close();
-    return picture;
-  };
-  return { ref: await read(pair.reference), dist: await read(pair.distorted) };
-}
 
 function run(vif: VifCpu, frame: { ref: Picture; dist: Picture }, frames = 1): FeatureCollector {
   const collector = new FeatureCollector();

@@ -1,6 +1,6 @@
 import type { Plane } from "@vq/core";
-import { VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
-import { mirrorRows } from "./mirror-pad.ts";
+import { VIF_FILTER_HALF, VIF_SCALES } from "../numerics/vif-filters.ts";
+import { mirrorRows } from "../numerics/mirror-pad.ts";
 
 /**
  * One picture of the scale pyramid: reference and distorted luma, width x height, with

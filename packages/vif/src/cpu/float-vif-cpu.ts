@@ -1,11 +1,11 @@
 import { vifFilter, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
-import { floatVifDefinition, floatVifFeatureNames, floatVifOptions, type FloatVifFeatureNames, type FloatVifOptions } from "./float-vif-definition.ts";
+import { floatVifDefinition, floatVifFeatureNames, floatVifOptions, type FloatVifFeatureNames, type FloatVifOptions } from "../float-vif-definition.ts";
 import { FloatVifDecimator } from "./float-vif-decimate.ts";
-import { FloatVifPrescaler, prescaledSize, type PrescaleMethod } from "./float-vif-prescale.ts";
-import { writeFloatVifScores } from "./float-vif-scores.ts";
+import { FloatVifPrescaler, prescaledSize, type PrescaleMethod } from "../numerics/float-vif-prescale.ts";
+import { writeFloatVifScores } from "../numerics/float-vif-scores.ts";
 import { FloatVifScaleStatistic } from "./float-vif-statistic.ts";
 import { convertLuma, FloatVifWorkspace } from "./float-vif-workspace.ts";
-import { mirrorRows } from "./mirror-pad.ts";
+import { mirrorRows } from "../numerics/mirror-pad.ts";
 
 interface FloatVifState {
   bitDepth: number;

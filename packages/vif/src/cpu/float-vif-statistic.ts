@@ -1,5 +1,5 @@
-import { log2fApprox } from "./float-log2.ts";
-import { mirrorRow } from "./mirror-pad.ts";
+import { log2fApprox } from "../numerics/float-log2.ts";
+import { mirrorRow } from "../numerics/mirror-pad.ts";
 
 const f32 = Math.fround;
 /** vif_statistic_s's eps, a float. */

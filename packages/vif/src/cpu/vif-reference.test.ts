@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, type PictureFormat } from "@vq/core";
-import { vifOptions } from "./definition.ts";
-import { createLog2Table } from "./log2-table.ts";
+import { vifOptions } from "../definition.ts";
+import { createLog2Table } from "../numerics/log2-table.ts";
 import { VifCpu } from "./vif-cpu.ts";
-import { VIF_FILTERS } from "./vif-filters.ts";
+import { VIF_FILTERS } from "../numerics/vif-filters.ts";
 
 /**
  * libvmaf's integer VIF written the plain way, in BigInt with C's types: every filter

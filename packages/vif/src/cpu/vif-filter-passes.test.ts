@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fold17 } from "./vif-filter-passes.ts";
-import { VIF_FILTERS } from "./vif-filters.ts";
+import { VIF_FILTERS } from "../numerics/vif-filters.ts";
 
 describe("vif filter passes", () => {
   test("fold17 is VIF_FILTERS[0] applied at the centre sample", () => {

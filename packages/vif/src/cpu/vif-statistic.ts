@@ -1,8 +1,8 @@
 import { Uint64Sum } from "@vq/core";
-import { fixedLog2 } from "./log2-table.ts";
-import { mirrorRow } from "./mirror-pad.ts";
+import { fixedLog2 } from "../numerics/log2-table.ts";
+import { mirrorRow } from "../numerics/mirror-pad.ts";
 import { createStatisticRows, filterColumns, fold17, type StatisticRows, type VerticalRounding } from "./vif-filter-passes.ts";
-import { VIF_FILTERS, VIF_MAX_HALF } from "./vif-filters.ts";
+import { VIF_FILTERS, VIF_MAX_HALF } from "../numerics/vif-filters.ts";
 import type { ScalePlanes } from "./vif-workspace.ts";
 
 /** libvmaf's sigma_nsq: the noise variance 2.0 in its 16.16 fixed point. */

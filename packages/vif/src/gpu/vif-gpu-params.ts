@@ -1,4 +1,4 @@
-import { VIF_FILTER_HALF, VIF_FILTERS } from "./vif-filters.ts";
+import { VIF_FILTER_HALF, VIF_FILTERS } from "../numerics/vif-filters.ts";
 
 /** The epsilon libvmaf adds to sigma1_sq before dividing: 65536 * 1.0e-10, folded in double. */
 const GAIN_EPSILON = 65536 * 1.0e-10;

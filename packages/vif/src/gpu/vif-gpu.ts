@@ -1,22 +1,22 @@
 import { packedLayout, VqError, type FeatureCollector, type PictureFormat } from "@vq/core";
 import { LUMA_INPUTS, bufferFrom, planeUniforms, stageKernels, type GpuContext, type GpuFrameBatch, type GpuStage, type KernelSpec, type PassRecorder, type StageKernel } from "@vq/gpu-core";
-import frameWgsl from "../../../shaders/common/frame.wgsl" with { type: "text" };
-import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
-import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
-import gainWgsl from "../../../shaders/vif/gain.wgsl" with { type: "text" };
-import filterWgsl from "../../../shaders/vif/filter.wgsl" with { type: "text" };
-import log2Wgsl from "../../../shaders/vif/log2.wgsl" with { type: "text" };
-import batchWgsl from "../../../shaders/vif/batch.wgsl" with { type: "text" };
-import inputFrameWgsl from "../../../shaders/vif/input-frame.wgsl" with { type: "text" };
-import inputPlaneWgsl from "../../../shaders/vif/input-plane.wgsl" with { type: "text" };
-import statisticWgsl from "../../../shaders/vif/statistic.wgsl" with { type: "text" };
-import decimateWgsl from "../../../shaders/vif/decimate.wgsl" with { type: "text" };
-import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "./definition.ts";
-import { createLog2Table } from "./log2-table.ts";
-import { VIF_FILTER_HALF, VIF_SCALES } from "./vif-filters.ts";
+import frameWgsl from "../../../../shaders/common/frame.wgsl" with { type: "text" };
+import u64Wgsl from "../../../../shaders/common/u64.wgsl" with { type: "text" };
+import f64Wgsl from "../../../../shaders/common/f64.wgsl" with { type: "text" };
+import gainWgsl from "../../../../shaders/vif/gain.wgsl" with { type: "text" };
+import filterWgsl from "../../../../shaders/vif/filter.wgsl" with { type: "text" };
+import log2Wgsl from "../../../../shaders/vif/log2.wgsl" with { type: "text" };
+import batchWgsl from "../../../../shaders/vif/batch.wgsl" with { type: "text" };
+import inputFrameWgsl from "../../../../shaders/vif/input-frame.wgsl" with { type: "text" };
+import inputPlaneWgsl from "../../../../shaders/vif/input-plane.wgsl" with { type: "text" };
+import statisticWgsl from "../../../../shaders/vif/statistic.wgsl" with { type: "text" };
+import decimateWgsl from "../../../../shaders/vif/decimate.wgsl" with { type: "text" };
+import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "../definition.ts";
+import { createLog2Table } from "../numerics/log2-table.ts";
+import { VIF_FILTER_HALF, VIF_SCALES } from "../numerics/vif-filters.ts";
 import { decimateParams, packedLog2Table, SCALE_RESULT_WORDS, statisticParams } from "./vif-gpu-params.ts";
-import { writeVifScores } from "./vif-scores.ts";
-import { writeScaleNumDen, type VifScaleSums } from "./vif-sums.ts";
+import { writeVifScores } from "../numerics/vif-scores.ts";
+import { writeScaleNumDen, type VifScaleSums } from "../numerics/vif-sums.ts";
 
 /** The kernels: scale 0 reads the uploaded batch, later scales the previous decimation. */
 export const VIF_KERNELS = {

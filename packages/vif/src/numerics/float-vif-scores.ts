@@ -1,10 +1,11 @@
 import type { FeatureCollector } from "@vq/core";
-import type { FloatVifFeatureNames, FloatVifOptions } from "./float-vif-definition.ts";
+import type { FloatVifFeatureNames, FloatVifOptions } from "../float-vif-definition.ts";
+import { writeVifDebugScores } from "./vif-scores.ts";
 
 /**
  * float_vif's extract scores for one frame from the four scales' float numerators and
  * denominators (num at 2s, den at 2s+1): double divisions, scales 1-3 floored at their
- * min_val options, and in debug the sums over the scales computed (compute_vif).
+ * min_val options, and in debug the sums over the scales (compute_vif), as vif's.
  */
 export function writeFloatVifScores(collector: FeatureCollector, index: number, names: FloatVifFeatureNames, options: FloatVifOptions, scores: Float64Array): void {
   const skip0 = options.vif_skip_scale0;
@@ -14,20 +15,5 @@ export function writeFloatVifScores(collector: FeatureCollector, index: number, 
     const ratio = scores[2 * s]! / scores[2 * s + 1]!;
     collector.append(names.scale[s]!, index, ratio > minVal[s]! ? ratio : minVal[s]!);
   }
-  if (!options.debug) return;
-
-  let num = 0;
-  let den = 0;
-  for (let s = skip0 ? 1 : 0; s < 4; s++) {
-    num += scores[2 * s]!;
-    den += scores[2 * s + 1]!;
-  }
-  collector.append(names.vif, index, den === 0 ? 1 : num / den);
-  collector.append(names.num, index, num);
-  collector.append(names.den, index, den);
-  for (let s = 0; s < 4; s++) {
-    // a skipped scale 0 is reported as 0 / -1
-    collector.append(names.numScale[s]!, index, s === 0 && skip0 ? 0 : scores[2 * s]!);
-    collector.append(names.denScale[s]!, index, s === 0 && skip0 ? -1 : scores[2 * s + 1]!);
-  }
+  if (options.debug) writeVifDebugScores(collector, index, names, skip0, scores);
 }

@@ -4,7 +4,8 @@
  * default prescale of 1 the picture passes unchanged.
  */
 
-import { PRESCALE_METHODS } from "./catalogue.ts";
+import { bicubicKernel, lanczos4Kernel, resampleMirror as mirror, resampleSourcePosition as sourcePosition } from "@vq/core";
+import { PRESCALE_METHODS } from "../catalogue.ts";
 
 const f32 = Math.fround;
 
@@ -27,11 +28,6 @@ export interface FloatPlane {
   readonly stride: number;
   /** Index of row 0, sample 0. */
   readonly origin: number;
-}
-
-/** libvmaf's mirror(): reflection about the first and last sample. */
-function mirror(i: number, right: number): number {
-  return i < 0 ? -i : i > right ? 2 * right - i : i;
 }
 
 /** Resamples src into dst; the bilinear column tables depend only on the sizes, so they are built once. */
@@ -89,11 +85,6 @@ function nearest(src: FloatPlane, dst: FloatPlane): void {
   }
 }
 
-/** (i + 0.5) * ratio - 0.5 in double, stored as float: the source position of output sample i. */
-function sourcePosition(i: number, ratio: number): number {
-  return f32((i + 0.5) * ratio - 0.5);
-}
-
 function bilinear(src: FloatPlane, dst: FloatPlane, x1: Int32Array, x2: Int32Array, dxs: Float64Array): void {
   const ratioY = f32(src.height / dst.height);
   for (let y = 0; y < dst.height; y++) {
@@ -126,14 +117,6 @@ function interpolate(src: FloatPlane, dst: FloatPlane, at: (src: FloatPlane, x: 
   }
 }
 
-function bicubicKernel(t: number): number {
-  const a = -0.75;
-  if (t < 0) t = -t;
-  if (t < 1) return f32(f32(f32(f32(f32(f32(a + 2) * t) - f32(a + 3)) * t) * t) + 1);
-  if (t < 2) return f32(f32(f32(f32(f32(f32(t - 5) * t) + 8) * t) - 4) * a);
-  return 0;
-}
-
 const weightsX = new Float64Array(9);
 const weightsY = new Float64Array(9);
 
@@ -156,12 +139,6 @@ function bicubicAt(src: FloatPlane, x: number, y: number): number {
     }
   }
   return value;
-}
-
-function lanczos4Kernel(x: number, a: number): number {
-  if (x === 0) return 1;
-  if (x > -a && x < a) return f32((a * Math.sin(Math.PI * x) * Math.sin((Math.PI * x) / a)) / (Math.PI * Math.PI * x * x));
-  return 0;
 }
 
 function lanczos4At(src: FloatPlane, x: number, y: number): number {

@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, type PictureFormat } from "@vq/core";
 import { GpuFrameRunner, type FrameRunnerOptions } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { vifOptions, type VifOptions } from "./definition.ts";
-import { vifFeature } from "./index.ts";
-import { VifCpu } from "./vif-cpu.ts";
+import { vifOptions, type VifOptions } from "../definition.ts";
+import { vifFeature } from "../index.ts";
+import { VifCpu } from "../cpu/vif-cpu.ts";
 import { VifGpu } from "./vif-gpu.ts";
 import { seededRandom as random } from "@vq/core/testing";
 

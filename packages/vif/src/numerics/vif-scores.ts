@@ -1,5 +1,5 @@
 import type { FeatureCollector } from "@vq/core";
-import type { VifFeatureNames, VifOptions } from "./definition.ts";
+import type { VifFeatureNames, VifOptions } from "../definition.ts";
 
 /**
  * libvmaf's write_scores for one frame, from the four scales' numerators and denominators
@@ -12,8 +12,14 @@ export function writeVifScores(collector: FeatureCollector, index: number, names
     const score = s === 0 && skip0 ? 0 : Math.fround(numDen[2 * s]! / numDen[2 * s + 1]!);
     collector.append(names.scale[s]!, index, score);
   }
-  if (!options.debug) return;
+  if (options.debug) writeVifDebugScores(collector, index, names, skip0, numDen);
+}
 
+/**
+ * The debug outputs both vif and float_vif write alike: the scales' numerators and
+ * denominators (num at 2s, den at 2s+1) summed in double, their ratio, and each scale's own.
+ */
+export function writeVifDebugScores(collector: FeatureCollector, index: number, names: VifFeatureNames, skip0: boolean, numDen: ArrayLike<number>): void {
   let num = 0;
   let den = 0;
   for (let s = skip0 ? 1 : 0; s < 4; s++) {

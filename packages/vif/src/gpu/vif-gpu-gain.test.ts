@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { gpuForTests, runWordKernel } from "@vq/gpu-core/testing";
-import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
-import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
-import gainWgsl from "../../../shaders/vif/gain.wgsl" with { type: "text" };
+import u64Wgsl from "../../../../shaders/common/u64.wgsl" with { type: "text" };
+import f64Wgsl from "../../../../shaders/common/f64.wgsl" with { type: "text" };
+import gainWgsl from "../../../../shaders/vif/gain.wgsl" with { type: "text" };
 import { f64Words } from "./vif-gpu-params.ts";
 import { seededRandom as random } from "@vq/core/testing";
+import { f64CaseHarness } from "./f64-case-harness.ts";
 
 /**
  * shaders/vif/gain.wgsl (vif's double steps with fixed-shift rounding) against the CPU's
@@ -14,19 +15,9 @@ import { seededRandom as random } from "@vq/core/testing";
 const gpu = await gpuForTests();
 const EPSILON = 65536 * 1.0e-10;
 
-const HARNESS = /* wgsl */ `
-@group(0) @binding(0) var<storage, read> cases: array<u32>;
-@group(0) @binding(1) var<storage, read_write> out: array<u32>;
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let i = id.x;
-  if (i >= arrayLength(&cases) / 12u) {
-    return;
-  }
-  let c = 12u * i;
-  let a = F64(vec2u(cases[c], cases[c + 1u]), bitcast<i32>(cases[c + 2u]));
-  let b = F64(vec2u(cases[c + 3u], cases[c + 4u]), bitcast<i32>(cases[c + 5u]));
+const HARNESS = f64CaseHarness(
+  12,
+  /* wgsl */ `
   var r = vec3u(0u);
   var decided = 1u;
   switch (cases[c + 11u]) {
@@ -53,8 +44,8 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   out[4u * i] = r.x;
   out[4u * i + 1u] = r.y;
   out[4u * i + 2u] = r.z;
-  out[4u * i + 3u] = decided;
-}`;
+  out[4u * i + 3u] = decided;`,
+);
 
 type Sigmas = { s1: number; s12: number; s2: number; limit: number };
 type Case = ({ op: "gain" } & Sigmas) | ({ op: "fast" } & Sigmas) | { op: "mul"; a: number; n: number } | { op: "square"; a: number };

@@ -1,4 +1,4 @@
-import { VIF_MAX_HALF } from "./vif-filters.ts";
+import { VIF_MAX_HALF } from "../numerics/vif-filters.ts";
 
 /**
  * The five local statistics of one row after the vertical pass: the filtered reference

@@ -1,9 +1,9 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
-import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "./definition.ts";
-import { createLog2Table } from "./log2-table.ts";
+import { vifDefinition, vifFeatureNames, vifOptions, type VifFeatureNames, type VifOptions } from "../definition.ts";
+import { createLog2Table } from "../numerics/log2-table.ts";
 import { VifDecimator } from "./vif-decimate.ts";
-import { VIF_SCALES } from "./vif-filters.ts";
-import { writeVifScores } from "./vif-scores.ts";
+import { VIF_SCALES } from "../numerics/vif-filters.ts";
+import { writeVifScores } from "../numerics/vif-scores.ts";
 import { VifScaleStatistic } from "./vif-statistic.ts";
 import { VifWorkspace } from "./vif-workspace.ts";
 

@@ -1,5 +1,5 @@
 import type { FeatureEntry } from "@vq/core";
-import { vifDefinition } from "./definition.ts";
+import { vifDefinition } from "../definition.ts";
 import { VifCpu } from "./vif-cpu.ts";
 
 /** Integer vif on the CPU: what a CPU run loads (catalogue.ts's `load.cpu`), without the GPU twin's code. */

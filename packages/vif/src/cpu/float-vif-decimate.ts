@@ -1,4 +1,4 @@
-import { mirrorRow, mirrorRows } from "./mirror-pad.ts";
+import { mirrorRow, mirrorRows } from "../numerics/mirror-pad.ts";
 import type { FloatScalePlanes } from "./float-vif-workspace.ts";
 
 const f32 = Math.fround;

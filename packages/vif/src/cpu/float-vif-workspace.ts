@@ -1,5 +1,5 @@
 import type { Plane } from "@vq/core";
-import type { FloatPlane } from "./float-vif-prescale.ts";
+import type { FloatPlane } from "../numerics/float-vif-prescale.ts";
 
 /** One picture of the float scale pyramid: reference and distorted luma with mirrored rows above and below. */
 export interface FloatScalePlanes {

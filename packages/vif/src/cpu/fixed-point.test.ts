@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createLog2Table, fixedLog2 } from "./log2-table.ts";
+import { createLog2Table, fixedLog2 } from "../numerics/log2-table.ts";
 import { roundedHighProduct } from "./vif-statistic.ts";
 
 /** A small deterministic generator (xorshift32), so failures reproduce. */

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { gpuForTests, runWordKernel } from "@vq/gpu-core/testing";
-import u64Wgsl from "../../../shaders/common/u64.wgsl" with { type: "text" };
-import f64Wgsl from "../../../shaders/common/f64.wgsl" with { type: "text" };
+import u64Wgsl from "../../../../shaders/common/u64.wgsl" with { type: "text" };
+import f64Wgsl from "../../../../shaders/common/f64.wgsl" with { type: "text" };
 import { epsilonSteps, f64Words } from "./vif-gpu-params.ts";
 import { seededRandom as random } from "@vq/core/testing";
+import { f64CaseHarness } from "./f64-case-harness.ts";
 
 /**
  * shaders/common/f64.wgsl against the CPU's own IEEE doubles (JavaScript numbers): every
@@ -14,19 +15,9 @@ const gpu = await gpuForTests();
 const OPS = { mul: 0, div: 1, sub: 2, trunc: 3, less: 4, fromU32: 5, min: 6 } as const;
 type Op = keyof typeof OPS;
 
-const HARNESS = /* wgsl */ `
-@group(0) @binding(0) var<storage, read> cases: array<u32>;
-@group(0) @binding(1) var<storage, read_write> out: array<u32>;
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u) {
-  let i = id.x;
-  if (i >= arrayLength(&cases) / 8u) {
-    return;
-  }
-  let c = 8u * i;
-  let a = F64(vec2u(cases[c], cases[c + 1u]), bitcast<i32>(cases[c + 2u]));
-  let b = F64(vec2u(cases[c + 3u], cases[c + 4u]), bitcast<i32>(cases[c + 5u]));
+const HARNESS = f64CaseHarness(
+  8,
+  /* wgsl */ `
   var r = F64(vec2u(0u, 0u), 0);
   var flag = 0u;
   switch (cases[c + 6u]) {
@@ -41,8 +32,8 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
   out[4u * i] = r.m.x;
   out[4u * i + 1u] = r.m.y;
   out[4u * i + 2u] = bitcast<u32>(r.e);
-  out[4u * i + 3u] = flag;
-}`;
+  out[4u * i + 3u] = flag;`,
+);
 
 interface Case {
   op: Op;
