@@ -1,11 +1,7 @@
 // float_ssim's downscaling by params.factor: a factor×factor box of float taps
 // (params.tap = 1/factor²) around source (x·f, y·f), taps −f/2 … f/2 − (f even), mirrored at
-// the borders; products rounded to f32, summed as pairs, rounded once. Needs ssim/params.wgsl.
-
-@group(0) @binding(4) var<storage, read> src_ref: array<f32>;
-@group(0) @binding(5) var<storage, read> src_cmp: array<f32>;
-@group(0) @binding(6) var<storage, read_write> dst_ref: array<f32>;
-@group(0) @binding(7) var<storage, read_write> dst_cmp: array<f32>;
+// the borders; products rounded to f32, summed as pairs, rounded once. Needs ssim/params.wgsl
+// and ssim/decimate-io.wgsl.
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(global_invocation_id) id: vec3u) {

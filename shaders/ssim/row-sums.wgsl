@@ -1,12 +1,10 @@
 // Sums one scale's row sums (params.out_height rows from params.first_row, as the vertical
 // pass wrote them) into the frame's result words: 8 words at params.scale · 8, (hi, lo) of
-// Σ l·c·s, Σ l, Σ c, Σ s, still as f32 pairs. One workgroup. Needs ssim/params.wgsl.
+// Σ l·c·s, Σ l, Σ c, Σ s, still as f32 pairs. One workgroup. Needs ssim/params.wgsl and
+// ssim/workgroup-sums.wgsl.
 
 @group(0) @binding(11) var<storage, read> row_sums: array<u32>;
 @group(0) @binding(12) var<storage, read_write> sums: array<u32>;
-
-const WG: u32 = 256u;
-var<workgroup> partial: array<array<vec2f, 4>, WG>;
 
 fn row_pair(o: u32) -> vec2f {
   return vec2f(bitcast<f32>(row_sums[o]), bitcast<f32>(row_sums[o + 1u]));
@@ -21,16 +19,7 @@ fn main(@builtin(local_invocation_index) li: u32) {
       acc[k] = pair_add_pair(acc[k], row_pair(o + 2u * k));
     }
   }
-  partial[li] = acc;
-  workgroupBarrier();
-  for (var n = WG / 2u; n > 0u; n = n >> 1u) {
-    if (li < n) {
-      for (var k = 0; k < 4; k++) {
-        partial[li][k] = pair_add_pair(partial[li][k], partial[li + n][k]);
-      }
-    }
-    workgroupBarrier();
-  }
+  workgroup_sums(li, acc);
   if (li == 0u) {
     let o = params.scale * 8u;
     for (var k = 0u; k < 4u; k++) {

@@ -1,7 +1,8 @@
 // The vertical pass of SSIM's window, the per-window luminance l, contrast c and structure s
 // (libvmaf's default _iqa_ssim), and their sums over one row of the SSIM map: one workgroup
 // per row, sums as f32 pairs. Writes 8 words per row at row params.first_row + y:
-// (hi, lo) of Σ l·c·s, Σ l, Σ c, Σ s. C1..C3 and GAUSSIAN are generated. Needs ssim/params.wgsl.
+// (hi, lo) of Σ l·c·s, Σ l, Σ c, Σ s. C1..C3 and GAUSSIAN are generated. Needs
+// ssim/params.wgsl and ssim/workgroup-sums.wgsl.
 
 @group(0) @binding(6) var<storage, read> map_ref: array<f32>;
 @group(0) @binding(7) var<storage, read> map_cmp: array<f32>;
@@ -9,9 +10,6 @@
 @group(0) @binding(9) var<storage, read> map_cmp_sq: array<f32>;
 @group(0) @binding(10) var<storage, read> map_product: array<f32>;
 @group(0) @binding(11) var<storage, read_write> row_sums: array<u32>;
-
-const WG: u32 = 256u;
-var<workgroup> partial: array<array<vec2f, 4>, WG>;
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
@@ -51,16 +49,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
     acc[2] = pair_add(acc[2], c);
     acc[3] = pair_add(acc[3], s);
   }
-  partial[li] = acc;
-  workgroupBarrier();
-  for (var n = WG / 2u; n > 0u; n = n >> 1u) {
-    if (li < n) {
-      for (var k = 0; k < 4; k++) {
-        partial[li][k] = pair_add_pair(partial[li][k], partial[li + n][k]);
-      }
-    }
-    workgroupBarrier();
-  }
+  workgroup_sums(li, acc);
   if (li == 0u) {
     let o = (params.first_row + y) * 8u;
     for (var k = 0u; k < 4u; k++) {

@@ -1,11 +1,6 @@
 // MS-SSIM's halving: libvmaf's 9×9 9/7-wavelet low-pass (LPF_9X9, generated) around source
 // (2x, 2y), mirrored at the borders, 81 products rounded to f32 and summed as pairs.
-// Needs ssim/params.wgsl.
-
-@group(0) @binding(4) var<storage, read> src_ref: array<f32>;
-@group(0) @binding(5) var<storage, read> src_cmp: array<f32>;
-@group(0) @binding(6) var<storage, read_write> dst_ref: array<f32>;
-@group(0) @binding(7) var<storage, read_write> dst_cmp: array<f32>;
+// Needs ssim/params.wgsl and ssim/decimate-io.wgsl.
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(global_invocation_id) id: vec3u) {
