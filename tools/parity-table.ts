@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { goldenDir, goldenOutput, goldenPairs } from "../packages/core/src/golden.ts";
 import { main } from "../packages/cli/src/main.ts";
-import { allFeatures } from "../packages/score/src/features.ts";
+import { catalogueEntry } from "../packages/score/src/catalogue.ts";
 import { loadModels, modelFeatureRequests } from "../packages/score/src/models.ts";
 
-const FEATURES = await allFeatures();
 const backend = process.argv[2] as "cpu" | "gpu";
 const RUNS = process.argv[3]!.split(",");
-const available = (n: string) => (backend === "cpu" ? FEATURES.has(n) : Boolean(FEATURES.get(n)?.gpu));
+// the catalogue says where a GPU twin is (a CPU entry need not carry it)
+const available = (n: string) => Boolean(backend === "cpu" ? catalogueEntry(n) : catalogueEntry(n)?.load.gpu);
 const outDir = join(tmpdir(), "vq-parity-table");
 mkdirSync(outDir, { recursive: true });
 const stats = new Map<string, { n: number; same: number; full: number; out: number }>();

@@ -7,9 +7,8 @@ import { goldenDir, goldenOutput, goldenPairs, type GoldenRun, type LibvmafJson 
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { TOLERANCE_CLASSES } from "@vq/parity";
 import { main } from "./main.ts";
-import { allFeatures, loadModels, modelFeatureRequests } from "@vq/score";
+import { catalogueEntry, loadModels, modelFeatureRequests } from "@vq/score";
 
-const FEATURES = await allFeatures();
 
 /**
  * End to end through the CLI: each golden run's own libvmaf arguments, minus the models
@@ -25,7 +24,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A golden run's libvmaf arguments, reduced to what vq has: null when nothing is left. */
 async function argsFor(run: GoldenRun, backend: "cpu" | "gpu", out: string): Promise<string[] | null> {
   // The GPU runs cover what has a GPU twin; the rest is the CPU runs' job.
-  const available = (name: string) => (backend === "cpu" ? FEATURES.has(name) : Boolean(FEATURES.get(name)?.gpu));
+  // the catalogue says where a GPU twin is (a CPU entry need not carry it)
+  const available = (name: string) => Boolean(backend === "cpu" ? catalogueEntry(name) : catalogueEntry(name)?.load.gpu);
   const g = goldenDir();
   const args: string[] = [];
   const src = run.vmaf_args;
