@@ -1,4 +1,4 @@
-import { glibcExp } from "@vq/core/libm";
+import { glibcExpFunction } from "@vq/core/libm";
 import type { SvmModel } from "./libsvm-model.ts";
 
 /**
@@ -7,7 +7,7 @@ import type { SvmModel } from "./libsvm-model.ts";
  * difference where both have the index and the lone value elsewhere. exp is glibc's, as
  * libvmaf's: V8's Math.exp (Node, Deno) differs from it in the last bit now and then.
  */
-function rbf(model: SvmModel, sv: number, x: Float64Array): number {
+function rbf(model: SvmModel, sv: number, x: Float64Array, exp: (x: number) => number): number {
   const { indices, values } = model;
   const end = model.offsets[sv + 1]!;
   let y = model.offsets[sv]!;
@@ -31,7 +31,7 @@ function rbf(model: SvmModel, sv: number, x: Float64Array): number {
   }
   for (; i < x.length; i++) sum += x[i]! * x[i]!;
   for (; y < end; y++) sum += values[y]! * values[y]!;
-  return glibcExp(-model.gamma * sum);
+  return exp(-model.gamma * sum);
 }
 
 /**
@@ -40,7 +40,8 @@ function rbf(model: SvmModel, sv: number, x: Float64Array): number {
  */
 export function predictSvm(model: SvmModel, x: Float64Array): number {
   const { coefficients } = model;
+  const exp = glibcExpFunction();
   let sum = 0;
-  for (let i = 0; i < coefficients.length; i++) sum += coefficients[i]! * rbf(model, i, x);
+  for (let i = 0; i < coefficients.length; i++) sum += coefficients[i]! * rbf(model, i, x, exp);
   return sum - model.rho;
 }

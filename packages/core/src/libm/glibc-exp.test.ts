@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { glibcExp } from "./glibc-exp.ts";
+import { glibcExp, glibcExpFunction } from "./glibc-exp.ts";
 
 // The oracle is glibc itself: under Bun, Math.exp is the C library's exp. On x86-64 glibc
 // picks its FMA build where the CPU has FMA, as on the machine that made the golden outputs.
@@ -21,4 +21,11 @@ test.skipIf(!glibcFma)("glibcExp is glibc's exp bit for bit: SVM kernel argument
   const differing = xs.filter((x) => !Object.is(glibcExp(x), Math.exp(x)));
   expect(differing).toEqual([]);
   expect(glibcExp(NaN)).toBeNaN();
+});
+
+test("glibcExpFunction is glibc's exp too, whichever it picks (Math.exp only where it is glibc's)", () => {
+  const exp = glibcExpFunction();
+  if (glibcFma) expect(exp).toBe(Math.exp); // under Bun on glibc: the fast native one
+  const xs = Array.from({ length: 100_000 }, () => -60 * random());
+  expect(xs.filter((x) => !Object.is(exp(x), glibcExp(x)))).toEqual([]);
 });
