@@ -36,18 +36,18 @@ if (!needsBun && !(quiet && !isDeno)) {
   }
   const child = spawn(runtime, [entry, ...args], { stdio: ["inherit", "inherit", quiet ? "pipe" : "inherit"] });
   if (quiet) {
-    // Dawn's log lines read "<Severity>: <message>"; under -q only its errors pass.
-    const notice = /^(Debug|Info|Warning): /;
+    const { dawnNoticeFilter } = await import("./dawn-notices.js");
+    const keep = dawnNoticeFilter();
     let pending = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk) => {
       const lines = (pending + chunk).split("\n");
       pending = lines.pop();
-      const kept = lines.filter((l) => !notice.test(l));
+      const kept = lines.filter(keep);
       if (kept.length) process.stderr.write(kept.map((l) => l + "\n").join(""));
     });
     child.stderr.on("end", () => {
-      if (pending && !notice.test(pending)) process.stderr.write(pending);
+      if (pending && keep(pending)) process.stderr.write(pending);
     });
   }
   // A terminal's Ctrl-C reaches the child too (one process group); a SIGTERM is passed on.
