@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
@@ -18,8 +18,7 @@ const bin = join(dir, "bin/vq.js");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
   await buildCliBundle(join(dir, "dist/vq"));
-  mkdirSync(join(dir, "bin"));
-  copyFileSync(join(import.meta.dir, "../bin/vq.js"), bin);
+  cpSync(join(import.meta.dir, "../bin"), join(dir, "bin"), { recursive: true }); // bin/ as published: vq.js and its modules
 }, 120_000);
 
 const gpu = await gpuForTests();
