@@ -22,6 +22,8 @@ export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";
 export type { OutputOptions } from "./output/json.ts";
 export { CompositeBackend, CpuBackend, checkCompatible, scoreVideos } from "./extraction/scoring.ts";
 export type { ExtractionBackend, FrameRead, ScoreOptions, ScoreResult } from "./extraction/scoring.ts";
+export { CompositeLadderBackend, PerLaneBackend, scoreLadder } from "./extraction/ladder-scoring.ts";
+export type { LadderBackend, LadderLane, LadderOptions, LadderResult } from "./extraction/ladder-scoring.ts";
 export { writeCsv, writeSub, writeXml } from "./output/text-formats.ts";
 export { ThreadedCpuBackend } from "./extraction/threaded-backend.ts";
 export type { ThreadedExtractor } from "./extraction/threaded-backend.ts";

@@ -1,4 +1,4 @@
-import { alignUp, VqError, type FeatureCollector, type FrameRead, type PictureFormat, type PicturePair } from "@vq/core";
+import { alignUp, VqError, type FeatureCollector, type FrameRead, type Picture, type PictureFormat, type PicturePair } from "@vq/core";
 import type { GpuContext } from "./device.ts";
 import type { GpuFrameBatch, GpuStage, PassRecorder } from "./gpu-stage.ts";
 import { PassProfiler } from "./pass-profiler.ts";
@@ -18,6 +18,19 @@ export interface FrameRunnerOptions {
 
 const STORAGE_ALIGN = 256;
 
+/** One stage list per distorted input of a ladder, all scored against one reference upload. */
+export type GpuStageLanes = readonly (readonly GpuStage[])[];
+
+/** A stage of one lane, with its slice of the batch's results. */
+interface LaneStage {
+  readonly stage: GpuStage;
+  readonly lane: number;
+  /** Bytes from the start of the results to this stage's first frame. */
+  readonly offset: number;
+  /** Bytes between consecutive frames' result words (a multiple of 256). */
+  readonly stride: number;
+}
+
 /**
  * Drives GPU stages over a stream of frames, in batches of consecutive frames: one upload
  * per frame shared by every stage (UploadRing), one submit and one readback per batch, no
@@ -27,9 +40,10 @@ const STORAGE_ALIGN = 256;
 export class GpuFrameRunner {
   private readonly ring: UploadRing;
   private readonly profiler = new PassProfiler();
-  private readonly offsets: number[] = [];
-  /** Bytes between consecutive frames' result words, per stage (multiples of 256). */
-  private readonly resultStrides: number[] = [];
+  private readonly lanes: GpuStageLanes;
+  private readonly laneStages: LaneStage[] = [];
+  /** Per lane, the frame it ended at (its distorted input ran out or failed): its stages skip every frame from there. */
+  private readonly laneEnds: number[];
   private resultBytes = 0;
   private current?: RingSlot;
   /** A filled batch whose submission waits for the next batch, so that it can carry that batch's upload. */
@@ -42,8 +56,15 @@ export class GpuFrameRunner {
   private failure: unknown;
   private format?: PictureFormat;
 
-  constructor(private readonly gpu: GpuContext, private readonly stages: readonly GpuStage[], private readonly options: FrameRunnerOptions = {}) {
+  /** `stages`: the stages of one distorted input, or one list per distorted input (a ladder, GpuStageLanes). */
+  constructor(private readonly gpu: GpuContext, stages: readonly GpuStage[] | GpuStageLanes, private readonly options: FrameRunnerOptions = {}) {
     this.ring = new UploadRing(gpu);
+    this.lanes = stages.length && Array.isArray(stages[0]) ? (stages as GpuStageLanes) : [stages as readonly GpuStage[]];
+    this.laneEnds = this.lanes.map(() => Infinity);
+  }
+
+  private get stages(): GpuStage[] {
+    return this.lanes.flat();
   }
 
   /** Frames per batch, once initialised. */
@@ -67,13 +88,14 @@ export class GpuFrameRunner {
   /** `frames`: how many frames will come, when known: a batch holds no more than that. */
   async init(format: PictureFormat, frames?: number): Promise<void> {
     this.format = format;
-    const batch = this.ring.layOut(format, this.stages, this.options.batchFrames, frames);
-    for (const s of this.stages) {
-      const stride = alignUp(Math.max(4, s.resultWords * 4), STORAGE_ALIGN);
-      this.offsets.push(this.resultBytes);
-      this.resultStrides.push(stride);
-      this.resultBytes += stride * batch;
-    }
+    const batch = this.ring.layOut(format, this.stages, this.options.batchFrames, frames, this.lanes.length);
+    this.lanes.forEach((stages, lane) => {
+      for (const stage of stages) {
+        const stride = alignUp(Math.max(4, stage.resultWords * 4), STORAGE_ALIGN);
+        this.laneStages.push({ stage, lane, offset: this.resultBytes, stride });
+        this.resultBytes += stride * batch;
+      }
+    });
     // Every stage queues its kernels as its init begins; then this thread compiles beside Dawn's.
     const inits = Promise.all(this.stages.map((s) => s.init(this.gpu, format, batch)));
     await Promise.all([inits, this.ring.queueKernels(), compileQueuedPipelines(this.gpu.device)]);
@@ -88,22 +110,44 @@ export class GpuFrameRunner {
    * copied (the caller may reuse them); scores reach `collector` in frame order, by
    * `flush` at latest.
    */
-  async submit(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+  submit(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {
+    return this.submitFrame(pair.ref, [pair.dist], index, [collector]);
+  }
+
+  /**
+   * A ladder's frame: the reference and one distorted picture per lane, each lane's scores
+   * to its own collector. A lane without a picture must have ended (endLane) before.
+   */
+  async submitFrame(ref: Picture, dists: readonly (Picture | undefined)[], index: number, collectors: readonly FeatureCollector[]): Promise<void> {
     const slot = await this.slotFor(index);
-    this.ring.copyPair(slot, slot.count++, pair);
-    if (slot.count === slot.limit) this.dispatch(slot, collector);
+    this.ring.copyFrame(slot, slot.count++, ref, dists);
+    if (slot.count === slot.limit) this.dispatch(slot, collectors);
   }
 
   /**
    * Reads one frame pair from its files straight into the current batch's staging buffer.
    * Resolves once the reads have started: several frames' reads run at once.
    */
-  async submitFromFiles(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void> {
+  submitFromFiles(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void> {
+    return this.submitFrameFromFiles(ref, [dist], index, [collector]);
+  }
+
+  /** submitFromFiles for a ladder's frame (as submitFrame). */
+  async submitFrameFromFiles(ref: FrameRead, dists: readonly (FrameRead | undefined)[], index: number, collectors: readonly FeatureCollector[]): Promise<void> {
     const slot = await this.slotFor(index);
     // A device destroyed since has unmapped the slot's memory: read nothing into it.
     this.throwIfFailed();
-    this.ring.readPair(slot, slot.count++, ref, dist);
-    if (slot.count === slot.limit) this.dispatch(slot, collector);
+    this.ring.readFrame(slot, slot.count++, ref, dists);
+    if (slot.count === slot.limit) this.dispatch(slot, collectors);
+  }
+
+  /**
+   * Lane `lane` ends at frame `frames` (its distorted input ran out, or failed): its stages
+   * skip every frame from there, so their state, and what their flush writes, is that of a
+   * run that ended there. Call before submitting frame `frames`.
+   */
+  endLane(lane: number, frames: number): void {
+    this.laneEnds[lane] = Math.min(this.laneEnds[lane]!, frames);
   }
 
   /** The batch that frame `index` joins: the current one, or the next slot once it is free. */
@@ -137,7 +181,7 @@ export class GpuFrameRunner {
    * submission also carries the next batch's upload, which then runs beside its kernels. The
    * run's first batch, one frame, goes at once.
    */
-  private dispatch(slot: RingSlot, collector: FeatureCollector): void {
+  private dispatch(slot: RingSlot, collectors: readonly FeatureCollector[]): void {
     this.current = undefined;
     const reads = slot.reads;
     slot.reads = [];
@@ -145,14 +189,14 @@ export class GpuFrameRunner {
       for (const r of settled) if (r.status === "rejected") throw r.reason;
     });
     slot.filled.catch(() => {}); // reported when the batch is sent
-    if (slot.limit < this.ring.maxBatch) return this.send(slot, undefined, collector); // the run's first batch
+    if (slot.limit < this.ring.maxBatch) return this.send(slot, undefined, collectors); // the run's first batch
     const previous = this.waiting;
     this.waiting = slot;
-    if (previous) this.send(previous, slot, collector);
+    if (previous) this.send(previous, slot, collectors);
   }
 
   /** Encodes and submits a batch (with `next`'s upload when its reads are in), then collects it, in batch order. */
-  private send(slot: RingSlot, next: RingSlot | undefined, collector: FeatureCollector): void {
+  private send(slot: RingSlot, next: RingSlot | undefined, collectors: readonly FeatureCollector[]): void {
     const submitted = this.submitTail.then(async () => {
       await slot.filled;
       const nextFilled = next ? await next.filled.then(() => true, () => false) : false;
@@ -168,11 +212,11 @@ export class GpuFrameRunner {
         const words = new Uint32Array(slot.readback.getMappedRange());
         try {
           for (let f = 0; f < count; f++) {
-            this.stages.forEach((s, i) => {
-              if (!active(s, first + f)) return;
-              const at = (this.offsets[i]! + f * this.resultStrides[i]!) / 4;
-              s.collect(words.subarray(at, at + s.resultWords), first + f, collector);
-            });
+            for (const ls of this.laneStages) {
+              if (!active(ls, first + f)) continue;
+              const at = (ls.offset + f * ls.stride) / 4;
+              ls.stage.collect(words.subarray(at, at + ls.stage.resultWords), first + f, collectors[ls.lane]!);
+            }
           }
           this.profiler.add(words, this.resultBytes / 4, labels);
         } finally {
@@ -206,12 +250,13 @@ export class GpuFrameRunner {
       unmapped.push(s);
     };
     if (!slot.uploaded) upload(slot);
-    for (let f = 0; f < count; f++) slot.frames[f]!.index = first + f;
+    for (const frames of slot.frames) for (let f = 0; f < count; f++) frames[f]!.index = first + f;
     this.ring.encodeTouch(encoder, slot);
     if (next) upload(next);
     const subsample = this.options.subsample ?? 1;
-    const active = (s: GpuStage, index: number) => subsample <= 1 || index % subsample === 0 || s.temporal === true;
-    this.stages.forEach((s, i) => this.encodeStage(encoder, passes, s, slot, this.offsets[i]!, this.resultStrides[i]!, active));
+    const laneEnds = [...this.laneEnds];
+    const active = (ls: LaneStage, index: number) => index < laneEnds[ls.lane]! && (subsample <= 1 || index % subsample === 0 || ls.stage.temporal === true);
+    for (const ls of this.laneStages) this.encodeStage(encoder, passes, ls, slot, active);
     encoder.copyBufferToBuffer(slot.results, 0, slot.readback, 0, this.resultBytes);
     this.profiler.resolve(encoder, labels, slot.readback, this.resultBytes);
     device.queue.submit([encoder.finish()]);
@@ -224,32 +269,38 @@ export class GpuFrameRunner {
     return { mappedForRead: slot.readback.mapAsync(GPUMapMode.READ), active, labels, first, count };
   }
 
-  /** One stage's work on a batch: one `encodeBatch`, or per frame it keeps (subsampling) `encodeBatch` of 1 or `encode`. */
-  private encodeStage(encoder: GPUCommandEncoder, passes: PassRecorder, s: GpuStage, slot: RingSlot, offset: number, stride: number, active: (s: GpuStage, index: number) => boolean): void {
-    const { first, count } = slot;
+  /**
+   * One stage's work on a batch: one `encodeBatch` (over the frames before its lane's end),
+   * or per frame it keeps (subsampling) `encodeBatch` of 1 or `encode`.
+   */
+  private encodeStage(encoder: GPUCommandEncoder, passes: PassRecorder, ls: LaneStage, slot: RingSlot, active: (ls: LaneStage, index: number) => boolean): void {
+    const { first } = slot;
+    const { stage: s, lane, offset, stride } = ls;
+    const count = Math.min(slot.count, this.laneEnds[lane]! - first);
+    if (count <= 0) return;
     const everyFrame = (this.options.subsample ?? 1) <= 1 || s.temporal === true;
     if (s.encodeBatch && everyFrame) {
-      s.encodeBatch(encoder, passes, this.batchOf(slot, 0, count), slot.results, offset, stride);
+      s.encodeBatch(encoder, passes, this.batchOf(slot, lane, 0, count), slot.results, offset, stride);
       return;
     }
     for (let f = 0; f < count; f++) {
-      if (!active(s, first + f)) continue;
-      if (s.encodeBatch) s.encodeBatch(encoder, passes, this.batchOf(slot, f, 1), slot.results, offset + f * stride, stride);
-      else s.encode!(encoder, passes, slot.frames[f]!, slot.results, offset + f * stride);
+      if (!active(ls, first + f)) continue;
+      if (s.encodeBatch) s.encodeBatch(encoder, passes, this.batchOf(slot, lane, f, 1), slot.results, offset + f * stride, stride);
+      else s.encode!(encoder, passes, slot.frames[lane]![f]!, slot.results, offset + f * stride);
     }
   }
 
-  /** Frames `base` to `base + n` of the slot's batch, as a stage sees them. */
-  private batchOf(slot: RingSlot, base: number, n: number): GpuFrameBatch {
+  /** Frames `base` to `base + n` of the slot's batch, as a stage of `lane` sees them. */
+  private batchOf(slot: RingSlot, lane: number, base: number, n: number): GpuFrameBatch {
     return {
       first: slot.first + base,
       count: n,
       base,
       ref: slot.ref,
-      dist: slot.dist,
+      dist: slot.dists[lane]!,
       refStride: this.ring.refStride,
       distStride: this.ring.distStride,
-      frames: slot.frames.slice(base, base + n),
+      frames: slot.frames[lane]!.slice(base, base + n),
       format: this.format!,
       planes: this.ring.planes,
     };
@@ -261,13 +312,18 @@ export class GpuFrameRunner {
   }
 
   /** Sends the last, partial batch, waits for every frame in flight, then lets temporal stages write their last scores. */
-  async flush(collector: FeatureCollector): Promise<void> {
-    if (this.current && this.current.count > 0) this.dispatch(this.current, collector);
-    if (this.waiting) this.send(this.waiting, undefined, collector);
+  flush(collector: FeatureCollector): Promise<void> {
+    return this.flushLanes([collector]);
+  }
+
+  /** flush for a ladder: each lane's stages write their last scores to the lane's collector. */
+  async flushLanes(collectors: readonly FeatureCollector[]): Promise<void> {
+    if (this.current && this.current.count > 0) this.dispatch(this.current, collectors);
+    if (this.waiting) this.send(this.waiting, undefined, collectors);
     this.waiting = undefined;
     await this.collectTail;
     this.throwIfFailed();
-    for (const s of this.stages) await s.flush?.(collector);
+    for (const ls of this.laneStages) await ls.stage.flush?.(collectors[ls.lane]!);
   }
 
   /** Frees every buffer, once no read into a staging buffer is under way. */

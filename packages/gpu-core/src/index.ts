@@ -4,11 +4,11 @@ export { compileQueuedPipelines, computePipeline, computePipelines, pipelineBuil
 export type { KernelSpec } from "./pipeline-cache.ts";
 export { BufferPool } from "./buffer-pool.ts";
 export { GpuFrameRunner } from "./frame-runner.ts";
-export type { FrameRunnerOptions } from "./frame-runner.ts";
+export type { FrameRunnerOptions, GpuStageLanes } from "./frame-runner.ts";
 export { UPLOAD_LABEL } from "./pass-profiler.ts";
 export { LUMA_INPUTS } from "./gpu-stage.ts";
 export type { FrameInputs, FrameSideInput, GpuFeatureEntry, GpuFrame, GpuFrameBatch, GpuStage, PassRecorder } from "./gpu-stage.ts";
 export { StageKernel, bufferFrom, stageKernel, stageKernels, wgslBindings } from "./stage-kernel.ts";
 export type { Bindings, BoundResource, StageKernelSpec, Workgroups } from "./stage-kernel.ts";
 export { planeUniforms } from "./plane-uniforms.ts";
-export { GpuBackend } from "./gpu-backend.ts";
+export { GpuBackend, GpuLadderBackend } from "./gpu-backend.ts";

@@ -1,15 +1,29 @@
-import { alignUp, packedLayout, type FrameRead, type PictureFormat, type PicturePair, type PlaneLayout } from "@vq/core";
+import { alignUp, packedLayout, type FrameRead, type Picture, type PictureFormat, type PlaneLayout } from "@vq/core";
 import type { GpuContext } from "./device.ts";
 import { ALL_INPUTS, type FrameInputs, type FrameSideInput, type GpuStage } from "./gpu-stage.ts";
 import { computePipeline, computePipelines } from "./pipeline-cache.ts";
 
-/** One batch's place in the ring: its upload, frame and result buffers. */
+/** A frame of one lane as stages see it; the object is stable, `index` is rewritten for each batch. */
+export interface RingFrame {
+  index: number;
+  ref: GPUBufferBinding;
+  dist: GPUBufferBinding;
+  format: PictureFormat;
+  planes: readonly PlaneLayout[];
+}
+
+/**
+ * One batch's place in the ring: its upload, frame and result buffers. A ring has one
+ * reference side and one distorted side per lane (a ladder scores several distorted
+ * inputs against one reference: the reference is uploaded once for all of them).
+ */
 export interface RingSlot {
   /** The batch's frames back to back, one buffer per side. */
   ref: GPUBuffer;
-  dist: GPUBuffer;
-  /** Stable per-frame views of ref/dist; `index` is rewritten for each batch. */
-  frames: { index: number; ref: GPUBufferBinding; dist: GPUBufferBinding; format: PictureFormat; planes: readonly PlaneLayout[] }[];
+  /** One per lane. */
+  dists: GPUBuffer[];
+  /** Per lane, stable per-frame views of ref and that lane's dist. */
+  frames: RingFrame[][];
   staging: GPUBuffer;
   /** Frames the staging buffer holds. */
   stagingFrames: number;
@@ -30,8 +44,8 @@ export interface RingSlot {
   filled: Promise<void>;
   /** The batch's copies to the frame buffers were recorded in the previous batch's submission. */
   uploaded: boolean;
-  /** Binds the slot's frame and result buffers for the pass that moves them to the kernels' usage. */
-  touchGroup: GPUBindGroup;
+  /** Per lane, binds the slot's frame and result buffers for the pass that moves them to the kernels' usage. */
+  touchGroups: GPUBindGroup[];
 }
 
 const STORAGE_ALIGN = 256;
@@ -75,6 +89,8 @@ export class UploadRing {
   planes: PlaneLayout[] = [];
   /** Frames per batch. */
   maxBatch = 1;
+  /** Distorted inputs per frame. */
+  lanes = 1;
   private format?: PictureFormat;
   private resultBytes = 0;
   private readbackBytes = 0;
@@ -86,10 +102,11 @@ export class UploadRing {
   /**
    * Sizes a batch for what `stages` read of `format`: as many frames as fit the upload
    * budget (at least 2 while a pair fits), at most 8, `batchFrames` when given, no more
-   * than `frames` when known.
+   * than `frames` when known. `stages`: every lane's.
    */
-  layOut(format: PictureFormat, stages: readonly GpuStage[], batchFrames?: number, frames?: number): number {
+  layOut(format: PictureFormat, stages: readonly GpuStage[], batchFrames?: number, frames?: number, lanes = 1): number {
     this.format = format;
+    this.lanes = lanes;
     const { planes, byteLength } = packedLayout(format);
     this.planes = planes;
     const frameWords = alignUp(byteLength, 4);
@@ -105,8 +122,8 @@ export class UploadRing {
     // A side nothing reads still gets a (tiny) buffer: kernels may bind it.
     this.refStride = this.refRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
     this.distStride = this.distRead ? alignUp(frameWords, STORAGE_ALIGN) : STORAGE_ALIGN;
-    this.hostStride = MARKER_ROOM + alignUp(this.refRead, 4) + MARKER_ROOM + alignUp(this.distRead, 4);
-    const upload = Math.max(1, this.refRead + this.distRead);
+    this.hostStride = MARKER_ROOM + alignUp(this.refRead, 4) + lanes * (MARKER_ROOM + alignUp(this.distRead, 4));
+    const upload = Math.max(1, this.refRead + lanes * this.distRead);
     const fitting = upload <= BATCH_UPLOAD_BYTES ? Math.max(2, Math.floor(BATCH_UPLOAD_BYTES / upload)) : 1;
     this.maxBatch = Math.max(1, Math.floor(batchFrames ?? Math.min(MAX_BATCH, fitting, frames ?? MAX_BATCH)));
     return this.maxBatch;
@@ -147,18 +164,23 @@ export class UploadRing {
     slot.reads = [];
   }
 
-  /** Copies a frame pair's read bytes into frame `f` of the slot's staging buffer. */
-  copyPair(slot: RingSlot, f: number, pair: PicturePair): void {
-    slot.mapped!.set(pair.ref.buffer.subarray(0, this.refRead), this.refAt(f));
-    slot.mapped!.set(pair.dist.buffer.subarray(0, this.distRead), this.distAt(f));
+  /**
+   * Copies a frame's read bytes into frame `f` of the slot's staging buffer: the reference
+   * and each lane's distorted picture (none for a lane that has ended: its stages skip the frame).
+   */
+  copyFrame(slot: RingSlot, f: number, ref: Picture, dists: readonly (Picture | undefined)[]): void {
+    slot.mapped!.set(ref.buffer.subarray(0, this.refRead), this.refAt(f));
+    dists.forEach((d, lane) => d && slot.mapped!.set(d.buffer.subarray(0, this.distRead), this.distAt(f, lane)));
   }
 
-  /** Starts reading a frame pair from its files straight into frame `f` of the slot's staging buffer. */
-  readPair(slot: RingSlot, f: number, ref: FrameRead, dist: FrameRead): void {
+  /** Starts reading a frame from its files straight into frame `f` of the slot's staging buffer (as copyFrame). */
+  readFrame(slot: RingSlot, f: number, ref: FrameRead, dists: readonly (FrameRead | undefined)[]): void {
     const mapped = slot.mapped!;
     const reads = [];
     if (this.refRead) reads.push(ref.file.read(ref.index, mapped.subarray(this.refAt(f), this.refAt(f) + this.refRead), true));
-    if (this.distRead) reads.push(dist.file.read(dist.index, mapped.subarray(this.distAt(f), this.distAt(f) + this.distRead), true));
+    if (this.distRead) {
+      dists.forEach((d, lane) => d && reads.push(d.file.read(d.index, mapped.subarray(this.distAt(f, lane), this.distAt(f, lane) + this.distRead), true)));
+    }
     for (const r of reads) {
       // Tracked until settled: the staging buffer must outlive every read into it.
       this.pendingReads.add(r);
@@ -175,7 +197,7 @@ export class UploadRing {
     slot.mapped = undefined;
     for (let f = 0; f < slot.count; f++) {
       if (this.refRead) encoder.copyBufferToBuffer(slot.staging, this.refAt(f), slot.ref, f * this.refStride, alignUp(this.refRead, 4));
-      if (this.distRead) encoder.copyBufferToBuffer(slot.staging, this.distAt(f), slot.dist, f * this.distStride, alignUp(this.distRead, 4));
+      if (this.distRead) slot.dists.forEach((dist, lane) => encoder.copyBufferToBuffer(slot.staging, this.distAt(f, lane), dist, f * this.distStride, alignUp(this.distRead, 4)));
     }
     slot.uploaded = true;
   }
@@ -188,8 +210,10 @@ export class UploadRing {
     encoder.clearBuffer(slot.results);
     const touch = encoder.beginComputePass({ label: "vq touch frames" });
     touch.setPipeline(this.touchPipeline!);
-    touch.setBindGroup(0, slot.touchGroup);
-    touch.dispatchWorkgroups(1);
+    for (const group of slot.touchGroups) {
+      touch.setBindGroup(0, group);
+      touch.dispatchWorkgroups(1);
+    }
     touch.end();
   }
 
@@ -201,7 +225,7 @@ export class UploadRing {
 
   /** Frees every buffer; call once `settled()` has. */
   destroy(): void {
-    for (const slot of this.slots) for (const b of [slot.ref, slot.dist, slot.staging, slot.results, slot.readback]) b.destroy();
+    for (const slot of this.slots) for (const b of [slot.ref, ...slot.dists, slot.staging, slot.results, slot.readback]) b.destroy();
     this.slots.length = 0;
   }
 
@@ -216,18 +240,20 @@ export class UploadRing {
     const format = this.format!;
     const planes = this.planes;
     const ref = device.createBuffer({ label: "vq ref frames", size: this.refStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const dist = device.createBuffer({ label: "vq dist frames", size: this.distStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const dists = Array.from({ length: this.lanes }, () => device.createBuffer({ label: "vq dist frames", size: this.distStride * batch, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }));
     const results = device.createBuffer({ label: "vq results", size: this.resultBytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
     return {
       ref,
-      dist,
-      frames: Array.from({ length: batch }, (_, f) => ({
-        index: -1,
-        ref: { buffer: ref, offset: f * this.refStride, size: this.refStride },
-        dist: { buffer: dist, offset: f * this.distStride, size: this.distStride },
-        format,
-        planes,
-      })),
+      dists,
+      frames: dists.map((dist) =>
+        Array.from({ length: batch }, (_, f) => ({
+          index: -1,
+          ref: { buffer: ref, offset: f * this.refStride, size: this.refStride },
+          dist: { buffer: dist, offset: f * this.distStride, size: this.distStride },
+          format,
+          planes,
+        })),
+      ),
       staging: this.createStaging(stagingFrames),
       stagingFrames,
       stagingReady: Promise.resolve(),
@@ -240,11 +266,13 @@ export class UploadRing {
       reads: [],
       filled: Promise.resolve(),
       uploaded: false,
-      touchGroup: device.createBindGroup({
-        label: "vq touch frames",
-        layout: this.touchPipeline!.getBindGroupLayout(0),
-        entries: [ref, dist, results].map((buffer, binding) => ({ binding, resource: { buffer } })),
-      }),
+      touchGroups: dists.map((dist) =>
+        device.createBindGroup({
+          label: "vq touch frames",
+          layout: this.touchPipeline!.getBindGroupLayout(0),
+          entries: [ref, dist, results].map((buffer, binding) => ({ binding, resource: { buffer } })),
+        }),
+      ),
     };
   }
 
@@ -256,7 +284,7 @@ export class UploadRing {
     return f * this.hostStride + MARKER_ROOM;
   }
 
-  private distAt(f: number): number {
-    return this.refAt(f) + alignUp(this.refRead, 4) + MARKER_ROOM;
+  private distAt(f: number, lane: number): number {
+    return this.refAt(f) + alignUp(this.refRead, 4) + MARKER_ROOM + lane * (alignUp(this.distRead, 4) + MARKER_ROOM);
   }
 }

@@ -1,5 +1,5 @@
-import { CompositeBackend, CpuBackend, ThreadedCpuBackend, VqError, type ExtractionBackend } from "@vq/core";
-import { GpuBackend, isNoAdapterError, sharedGpu, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
+import { CompositeBackend, CompositeLadderBackend, CpuBackend, PerLaneBackend, ThreadedCpuBackend, VqError, type ExtractionBackend, type LadderBackend } from "@vq/core";
+import { GpuBackend, GpuLadderBackend, isNoAdapterError, sharedGpu, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
 import type { ResolvedFeature } from "./features.ts";
 
 /** Where to compute: `auto` = the GPU when a hardware adapter exists, else the CPU. */
@@ -29,42 +29,76 @@ export function cpuBackend(features: readonly ResolvedFeature[], subsample: numb
   return new ThreadedCpuBackend(extractors, worker, threads, subsample);
 }
 
+/** Where each feature runs, once the adapter question is settled. */
+interface Placement {
+  gpu?: GpuContext;
+  onGpu: ResolvedFeature[];
+  onCpu: ResolvedFeature[];
+  notes: string[];
+}
+
 /**
- * cpu: every extractor on the CPU. gpu: extractors with a GPU twin on the GPU (one
- * upload per frame shared by all), the rest on the CPU. auto: gpu when an adapter
- * exists, else cpu, and says so.
+ * cpu: every extractor on the CPU. gpu: extractors with a GPU twin on the GPU, the rest on
+ * the CPU. auto: gpu when a hardware adapter exists, else cpu, and says so.
  */
-export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], options: BackendOptions = {}): Promise<BackendChoice> {
-  const { subsample = 1, threads = 1, profileGpu = false, acquire = () => sharedGpu() } = options;
+async function place(kind: Backend, features: readonly ResolvedFeature[], acquire: () => Promise<GpuContext>): Promise<Placement> {
   const notes: string[] = [];
-  const cpuOnly = () => cpuBackend(features, subsample, threads);
-  if (kind === "cpu") return { backend: cpuOnly(), notes };
+  const cpuOnly = { onGpu: [], onCpu: [...features], notes };
+  if (kind === "cpu") return cpuOnly;
   let gpu: GpuContext;
   try {
     gpu = await acquire();
   } catch (e) {
     if (kind === "auto" && isNoAdapterError(e)) {
       notes.push(`${(e as Error).message.split(".")[0]}; computing on the CPU`);
-      return { backend: cpuOnly(), notes };
+      return cpuOnly;
     }
     throw e;
   }
   if (kind === "auto" && gpu.isSoftware) {
     // A software rasteriser is slower than vq's CPU path: auto picks the CPU.
     notes.push(`the WebGPU adapter is a software renderer (${gpu.description}); computing on the CPU (asking for the gpu backend forces it)`);
-    return { backend: cpuOnly(), notes };
+    return cpuOnly;
   }
   const onGpu = features.filter((f) => f.catalogued.load.gpu);
   const onCpu = features.filter((f) => !f.catalogued.load.gpu);
   if (onCpu.length && kind === "gpu") {
     notes.push(`no GPU implementation yet for ${onCpu.map((f) => f.entry.definition.name).join(", ")}: computed on the CPU`);
   }
+  return { gpu, onGpu, onCpu, notes };
+}
+
+/** The GPU twins' factories, their code loaded only now, for a GPU run. */
+async function gpuEntries(onGpu: readonly ResolvedFeature[]): Promise<GpuFeatureEntry[]> {
+  return (await Promise.all(onGpu.map((f) => f.catalogued.load.gpu!()))) as GpuFeatureEntry[];
+}
+
+/** One GPU backend for the features with a GPU twin (one upload per frame shared by all), the CPU for the rest. */
+export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], options: BackendOptions = {}): Promise<BackendChoice> {
+  const { subsample = 1, threads = 1, profileGpu = false, acquire = () => sharedGpu() } = options;
+  const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire);
   const backends: ExtractionBackend[] = [];
-  // The GPU twins' code is loaded only now, for a GPU run.
-  const gpuEntries = (await Promise.all(onGpu.map((f) => f.catalogued.load.gpu!()))) as GpuFeatureEntry[];
-  const gpuBackend = onGpu.length ? new GpuBackend(gpu, gpuEntries.map((e, i) => e.gpu!(onGpu[i]!.options)), { subsample, profile: profileGpu }) : undefined;
+  const entries = await gpuEntries(onGpu);
+  const gpuBackend = gpu && onGpu.length ? new GpuBackend(gpu, entries.map((e, i) => e.gpu!(onGpu[i]!.options)), { subsample, profile: profileGpu }) : undefined;
   if (gpuBackend) backends.push(gpuBackend);
   if (onCpu.length) backends.push(cpuBackend(onCpu, subsample, threads));
   if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
   return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), gpuBackend, notes };
+}
+
+/**
+ * chooseBackend for a ladder of `lanes` distorted inputs: on the GPU one runner for every
+ * lane (the reference uploaded once per frame), on the CPU one backend per lane.
+ */
+export async function chooseLadderBackend(kind: Backend, features: readonly ResolvedFeature[], lanes: number, options: BackendOptions = {}): Promise<{ backend: LadderBackend; notes: string[] }> {
+  const { subsample = 1, threads = 1, acquire = () => sharedGpu() } = options;
+  const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire);
+  const backends: LadderBackend[] = [];
+  const entries = await gpuEntries(onGpu);
+  const each = <T>(make: () => T) => Array.from({ length: lanes }, make);
+  if (gpu && onGpu.length) backends.push(new GpuLadderBackend(gpu, each(() => entries.map((e, i) => e.gpu!(onGpu[i]!.options))), { subsample }));
+  // --threads is the whole run's: shared out among the lanes.
+  if (onCpu.length) backends.push(new PerLaneBackend(each(() => cpuBackend(onCpu, subsample, Math.ceil(threads / lanes)))));
+  if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
+  return { backend: backends.length === 1 ? backends[0]! : new CompositeLadderBackend(backends), notes };
 }

@@ -1,14 +1,15 @@
 import { z } from "zod";
-import { CompositeBackend, needsFfmpeg, openWithFfmpeg, poolFeature, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
-import { checkModelKeys, modelScoreKeys, scoreModelsAtFrame } from "@vq/model";
+import { CompositeBackend, needsFfmpeg, openWithFfmpeg, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { chooseBackend } from "./backend.ts";
 import { parseFeatureString, type FeatureRequest } from "./feature-request.ts";
-import { resolveFeatures } from "./features.ts";
+import { resolveFeatures, type ResolvedFeature } from "./features.ts";
 import { loadModels, modelFeatureRequests } from "./models.ts";
 import { FrameQueue } from "./frame-queue.ts";
+import { RunOutput } from "./run-output.ts";
 
 const optionValue = z.union([z.string(), z.number(), z.boolean()]);
-const input = z.union([z.string().min(1), z.custom<VideoReader>((v) => typeof (v as VideoReader)?.read === "function", "a path or a VideoReader")]);
+export const input = z.union([z.string().min(1), z.custom<VideoReader>((v) => typeof (v as VideoReader)?.read === "function", "a path or a VideoReader")]);
 
 /** What `score` takes; the `vq` command builds the same request from libvmaf's arguments. */
 export const scoreRequestSchema = z.strictObject({
@@ -35,6 +36,7 @@ export const scoreRequestSchema = z.strictObject({
   profileGpu: z.boolean().default(false),
 });
 export type ScoreRequest = z.input<typeof scoreRequestSchema>;
+export type ParsedScoreRequest = z.infer<typeof scoreRequestSchema>;
 
 export interface FrameScores {
   frameNum: number;
@@ -63,7 +65,8 @@ export interface ScoreEvents {
   onNote?: (message: string) => void;
 }
 
-async function open(source: string | VideoReader, raw: z.infer<typeof scoreRequestSchema>["raw"], ffmpeg: FfmpegOptions): Promise<VideoReader> {
+/** A path opened by its kind (Y4M, raw YUV, or through ffmpeg), or a reader given as it is. */
+export async function openInput(source: string | VideoReader, raw: ParsedScoreRequest["raw"], ffmpeg: FfmpegOptions): Promise<VideoReader> {
   if (typeof source !== "string") return source;
   if (ffmpeg.scaleTo || needsFfmpeg(source)) return openWithFfmpeg(source, ffmpeg);
   if (raw) return RawYuvReader.open(source, { ...raw, pixelFormat: raw.pixelFormat as PixelFormat });
@@ -71,8 +74,13 @@ async function open(source: string | VideoReader, raw: z.infer<typeof scoreReque
   return Y4mReader.open(source);
 }
 
-function parseRequest(request: ScoreRequest): z.infer<typeof scoreRequestSchema> {
-  const r = scoreRequestSchema.safeParse(request);
+/** The distorted input opened to match the reference's size when scaling was asked for. */
+export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "scaleDistorted">, ref: PictureFormat): Promise<VideoReader> {
+  return openInput(source, r.raw, { ffmpeg: r.ffmpeg, scaleTo: r.scaleDistorted ? { width: ref.width, height: ref.height } : undefined });
+}
+
+export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): z.infer<S> {
+  const r = schema.safeParse(request);
   if (!r.success) {
     const i = r.error.issues[0]!;
     throw new VqError(`score options: ${i.path.join(".") || "(root)"}: ${i.message}`);
@@ -111,48 +119,48 @@ export function score(request: ScoreRequest, events: ScoreEvents = {}): ScoreRun
   return Object.assign(queue.iterator(), { result });
 }
 
-/** Request → feature requests: the models' first (libvmaf registers them before --feature ones), then the request's own. */
-function featureRequests(r: z.infer<typeof scoreRequestSchema>, models: Awaited<ReturnType<typeof loadModels>>): FeatureRequest[] {
-  return [
+/** What a run computes: its models, and the feature extractors (the models' first, as libvmaf registers them). */
+export interface RunPlan {
+  models: LoadedModel[];
+  features: ResolvedFeature[];
+}
+
+export async function planRun(r: Pick<ParsedScoreRequest, "noPrediction" | "models" | "features">): Promise<RunPlan> {
+  const models = r.noPrediction ? [] : await loadModels(r.models);
+  const requests: FeatureRequest[] = [
     ...modelFeatureRequests(models),
     ...r.features.map((f) => (typeof f === "string" ? parseFeatureString(f) : { name: f.name, options: Object.fromEntries(Object.entries(f.options).map(([k, v]) => [k, String(v)])) })),
   ];
+  const features = await resolveFeatures(requests);
+  if (!features.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
+  return { models, features };
+}
+
+/** Every feature key the plan's extractors write per frame, for pictures of `format`. */
+export function expectedFeatures(plan: RunPlan, format: PictureFormat): string[] {
+  return plan.features.flatMap((f) => f.entry.definition.providedFeatures(f.options, format));
+}
+
+/** Frames to score when the inputs tell their lengths (else `frameCount`, which may be unknown too). */
+export function frameTotal(lengths: readonly (number | undefined)[], frameCount?: number): number | undefined {
+  return lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), frameCount ?? Infinity) : frameCount;
 }
 
 async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (frame: FrameScores) => void): Promise<ScoreSummary> {
-  const r = parseRequest(request);
-  const models = r.noPrediction ? [] : await loadModels(r.models);
-  const features = await resolveFeatures(featureRequests(r, models));
-  if (!features.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
+  const r = parseRequest(scoreRequestSchema, request);
+  const plan = await planRun(r);
+  const { models, features } = plan;
   const readers: VideoReader[] = [];
   try {
-    readers.push(await open(r.reference, r.raw, { ffmpeg: r.ffmpeg }));
-    const refSize = { width: readers[0]!.format.width, height: readers[0]!.format.height };
-    readers.push(await open(r.distorted, r.raw, { ffmpeg: r.ffmpeg, scaleTo: r.scaleDistorted ? refSize : undefined }));
+    readers.push(await openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg }));
+    readers.push(await openDistorted(r.distorted, r, readers[0]!.format));
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu });
     for (const n of notes) events.onNote?.(n);
-    const lengths = [ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - r.skipDist];
-    const total = lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), r.frameCount ?? Infinity) : r.frameCount;
-    const expected = features.flatMap((f) => f.entry.definition.providedFeatures(f.options, ref.format));
-
-    // Frames are handed out in order, each once every feature of it is scored.
-    let next = 0;
-    const emitComplete = (c: FeatureCollector, upTo: number, final: boolean) => {
-      if (next === 0) checkModelKeys(models, c);
-      while (next < upTo) {
-        const i = next;
-        if (r.subsample > 1 && i % r.subsample) {
-          next++;
-          continue;
-        }
-        if (!final && !expected.every((k) => c.has(k, i))) break;
-        scoreModelsAtFrame(models, c, i);
-        emit({ frameNum: i, metrics: Object.fromEntries(c.frame(i)) });
-        next++;
-      }
-    };
+    const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - r.skipDist], r.frameCount);
+    const expected = expectedFeatures(plan, ref.format);
+    const output = new RunOutput(models, expected, r.subsample, emit);
     const result = await scoreVideos(ref, dist, backend, {
       frameCount: r.frameCount,
       skipRef: r.skipRef,
@@ -162,24 +170,11 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
       onWarning: events.onNote,
       onFrame: (n, c) => {
         events.onProgress?.(n, total);
-        emitComplete(c, n, false);
+        output.handOut(c, n, false);
       },
     });
-    emitComplete(result.collector, result.frames, true);
-    // Pooled once, here: the summary is all a caller needs.
-    const pooled: Record<string, PooledScore> = {};
-    for (const name of result.collector.names()) {
-      const p = poolFeature(result.collector, name, result.frames, r.subsample);
-      if (p) pooled[name] = p;
-    }
     return {
-      frames: result.frames,
-      pooled,
-      aggregate: Object.fromEntries(result.collector.aggregateEntries()),
-      collector: result.collector,
-      width: result.format.width,
-      height: result.format.height,
-      backend: backend.name,
+      ...output.summary(result.collector, result.frames, result.format, backend.name),
       gpuTimeNs: r.profileGpu && gpuBackend ? Object.fromEntries(gpuBackend.runner.gpuTimeNs) : undefined,
       gpuSpanNs: r.profileGpu && gpuBackend ? gpuBackend.runner.gpuSpanNs : undefined,
     };

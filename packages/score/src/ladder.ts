@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { CompositeLadderBackend, scoreLadder as scoreLadderVideos, VqError, type VideoReader } from "@vq/core";
+import { modelScoreKeys } from "@vq/model";
+import { chooseLadderBackend } from "./backend.ts";
+import { FrameQueue } from "./frame-queue.ts";
+import { RunOutput } from "./run-output.ts";
+import { expectedFeatures, frameTotal, input, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type FrameScores, type ScoreEvents, type ScoreRun, type ScoreSummary } from "./score.ts";
+
+/** What `scoreLadder` takes: `score`'s request with several distorted inputs. */
+export const ladderRequestSchema = scoreRequestSchema.omit({ profileGpu: true }).extend({
+  distorted: z.array(input).min(1),
+});
+export type LadderRequest = z.input<typeof ladderRequestSchema>;
+
+/** One distorted input's outcome. */
+export type LadderOutcome = { distorted: string | VideoReader; summary: ScoreSummary; error?: undefined } | { distorted: string | VideoReader; summary?: undefined; error: VqError };
+
+/**
+ * A ladder run: one ScoreRun per distorted input (each iterable, each with its `result`,
+ * which rejects if that input failed), and `result`, every input's outcome once all are
+ * done. It never rejects for one input's failure: only for what fails them all (the
+ * request, the reference, the device).
+ */
+export interface LadderRun {
+  readonly runs: readonly ScoreRun[];
+  readonly result: Promise<LadderOutcome[]>;
+}
+
+/**
+ * Scores several distorted inputs (an encoding ladder's renditions) against one reference,
+ * which is read and decoded once per frame for all of them and, on the GPU, uploaded once.
+ * Each input's scores are what `score` gives for it alone.
+ */
+export function scoreLadder(request: LadderRequest, events: ScoreEvents = {}): LadderRun {
+  const count = Array.isArray(request?.distorted) ? request.distorted.length : 0;
+  const queues = Array.from({ length: count }, () => new FrameQueue<FrameScores, ScoreSummary>());
+  const result = runLadder(request, events, queues);
+  const laneResult = (lane: number) => {
+    const p = result.then((outcomes) => {
+      const o = outcomes[lane]!;
+      if (o.error) throw o.error;
+      return o.summary;
+    });
+    p.catch(() => {});
+    return p;
+  };
+  result.then(
+    (outcomes) => outcomes.forEach((o, lane) => (o.error ? queues[lane]!.fail(o.error) : queues[lane]!.finish(o.summary))),
+    (e: unknown) => queues.forEach((q) => q.fail(e)),
+  );
+  result.catch(() => {});
+  return { runs: queues.map((q, lane) => Object.assign(q.iterator(), { result: laneResult(lane) })), result };
+}
+
+async function runLadder(request: LadderRequest, events: ScoreEvents, queues: readonly FrameQueue<FrameScores, ScoreSummary>[]): Promise<LadderOutcome[]> {
+  const r = parseRequest(ladderRequestSchema, request);
+  const plan = await planRun(r);
+  const readers: VideoReader[] = [];
+  try {
+    const ref = await openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg });
+    readers.push(ref);
+    // A distorted input that cannot be opened fails alone.
+    const opened = await Promise.allSettled(r.distorted.map((d) => openDistorted(d, r, ref.format)));
+    for (const o of opened) if (o.status === "fulfilled") readers.push(o.value);
+    const lanes = opened.flatMap((o, i) => (o.status === "fulfilled" ? [{ lane: i, reader: o.value }] : []));
+    for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
+    const outcomes = new Array<LadderOutcome>(r.distorted.length);
+    opened.forEach((o, i) => {
+      if (o.status === "rejected") outcomes[i] = { distorted: r.distorted[i]!, error: asVqError(o.reason, r.distorted[i]!) };
+    });
+    if (lanes.length) {
+      const { backend, notes } = await chooseLadderBackend(r.backend, plan.features, lanes.length, { subsample: r.subsample, threads: r.threads });
+      for (const n of notes) events.onNote?.(n);
+      const refLength = ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef;
+      const distLengths = lanes.map(({ reader }) => (reader.frameCount === undefined ? undefined : reader.frameCount - r.skipDist));
+      // Progress counts the reference's frames: the longest lane's.
+      const total = frameTotal([refLength, distLengths.some((n) => n === undefined) ? undefined : Math.max(...(distLengths as number[]))], r.frameCount);
+      const expected = expectedFeatures(plan, ref.format);
+      const outputs = lanes.map(({ lane }) => new RunOutput(plan.models, expected, r.subsample, (f) => queues[lane]!.push(f)));
+      const result = await scoreLadderVideos(
+        ref,
+        lanes.map((l) => l.reader),
+        backend,
+        {
+          frameCount: r.frameCount,
+          skipRef: r.skipRef,
+          skipDist: r.skipDist,
+          // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
+          featureOrder: backend instanceof CompositeLadderBackend ? [...expected, ...modelScoreKeys(plan.models)] : undefined,
+          onWarning: (_, m) => events.onNote?.(m),
+          onFrame: (n, collectors) => {
+            events.onProgress?.(n, total);
+            // A lane that has ended or failed has no complete frame past its end: it hands out nothing more.
+            collectors.forEach((c, k) => outputs[k]!.handOut(c, n, false));
+          },
+        },
+      );
+      result.lanes.forEach((l, k) => {
+        const distorted = r.distorted[lanes[k]!.lane]!;
+        let outcome: LadderOutcome;
+        if (l.error) outcome = { distorted, error: l.error };
+        else {
+          try {
+            outcome = { distorted, summary: outputs[k]!.summary(l.collector, l.frames, result.format, backend.name) };
+          } catch (e) {
+            outcome = { distorted, error: asVqError(e, distorted) };
+          }
+        }
+        outcomes[lanes[k]!.lane] = outcome;
+      });
+    }
+    return outcomes;
+  } finally {
+    for (const reader of readers) await reader.close();
+  }
+}
+
+function asVqError(e: unknown, input: string | VideoReader): VqError {
+  if (e instanceof VqError) return e;
+  const name = typeof input === "string" ? input : input.name;
+  return new VqError(`${name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}
