@@ -6,7 +6,8 @@ export type OutputFormat = "xml" | "json" | "csv" | "sub";
 
 export interface CliSettings {
   reference?: string;
-  distorted?: string;
+  /** One, or several (a ladder: each scored against the one reference). */
+  distorted: string[];
   width?: number;
   height?: number;
   pixelFormat?: PixelFormat;
@@ -94,7 +95,8 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
 \`vq report\` turns a --json result into one self-contained HTML page (vq report --help).
 
   -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes
-  -d, --distorted PATH        distorted video, likewise
+  -d, --distorted PATH        distorted video, likewise; repeat it to score several (a ladder: the
+                              reference is read once for all; -o then needs {name} or {n})
   -w, --width N               width (raw .yuv)
   -h, --height N              height (raw .yuv)
   -p, --pixel_format F        420, 422, 444 or 400 (raw .yuv)
@@ -104,7 +106,9 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
 ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
   -m, --model version=NAME|path=FILE[:name=..:enable_transform=true:disable_clip=true]
   -n, --no_prediction         features only, no VMAF model
-  -o, --output PATH           write results here (default: standard output)
+  -o, --output PATH           write results here (default: standard output; with several -d, one
+                              summary line each unless -o names a file per input with {name}
+                              (the distorted file's name without extension) or {n} (1, 2, ...))
       --xml | --json | --csv | --sub
                               output format (default: xml, like libvmaf)
       --report PATH           also write an HTML report (per-frame plot, worst frames,
@@ -139,7 +143,7 @@ export function parseFeatureArgument(arg: string): FeatureRequest {
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
-  const s: CliSettings = { features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false, timing: false };
+  const s: CliSettings = { distorted: [], features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false, timing: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let spec: Spec | undefined;
@@ -173,7 +177,7 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         s.reference = v;
         break;
       case "distorted":
-        s.distorted = v;
+        s.distorted.push(v);
         break;
       case "width":
         s.width = parseUnsigned("width", v, 1);
@@ -265,7 +269,7 @@ export function parseArgs(argv: readonly string[]): CliSettings {
   }
   if (s.help || s.version) return s;
   if (!s.reference) throw new VqError("the reference video (-r/--reference) is required");
-  if (!s.distorted) throw new VqError("the distorted video (-d/--distorted) is required");
+  if (!s.distorted.length) throw new VqError("the distorted video (-d/--distorted) is required");
   return s;
 }
 

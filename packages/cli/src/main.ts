@@ -1,20 +1,18 @@
 import { fstatSync, rmSync, statSync } from "node:fs";
-import { isVqError, writeCsv, writeJson, writeSub, writeXml } from "@vq/core";
+import { isVqError, writeJson } from "@vq/core";
 import { score } from "@vq/score";
-import { parseArgs, parseReportArgs, rawFormatFor, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
+import { parseArgs, parseReportArgs, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
+import { scoreLadderCommand } from "./ladder-command.ts";
 import { writeAtomically } from "./output/atomic-write.ts";
 import { gpuProfileTable } from "./diagnostics/gpu-profile.ts";
 import { modelSummaryLines } from "./output/model-summary.ts";
+import { resultText } from "./output/result-text.ts";
 import type { RunSettings } from "./report/report-data.ts";
 import { RunTiming, timingLine } from "./diagnostics/run-timing.ts";
+import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
 import { VERSION } from "./version.ts";
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Progress is drawn only on a terminal. */
-  stderrIsTty: boolean;
-}
+export { progressLine, type CliIo } from "./run-setup.ts";
 
 const processIo: CliIo = {
   stdout: (t) => process.stdout.write(t),
@@ -45,8 +43,7 @@ function isTerminal(fd: number): boolean {
 /** Runs vq with libvmaf's `vmaf` arguments; returns the exit code. Errors are one line, no stack. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
-    await run(argv, io);
-    return 0;
+    return (await run(argv, io)) ?? 0;
   } catch (e) {
     if (isVqError(e)) {
       io.stderr(`vq: ${e.message}\n`);
@@ -57,42 +54,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   }
 }
 
-async function run(argv: readonly string[], io: CliIo): Promise<void> {
+/** One run of the command line; returns the exit code when it is not 0. */
+async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   if (argv[0] === "report") return report(argv.slice(1), io);
   const s = parseArgs(argv);
   if (s.help) return io.stdout(USAGE);
   if (s.version) return io.stdout(`vq ${VERSION}\n`);
-  const progress = io.stderrIsTty && !s.quiet;
+  if (s.distorted.length > 1) return scoreLadderCommand(s, io);
   const t0 = performance.now();
   const timing = s.timing ? new RunTiming() : undefined;
-  const run = score(
-    {
-      reference: s.reference!,
-      distorted: s.distorted!,
-      raw: rawFormatFor(s, s.reference!) ?? rawFormatFor(s, s.distorted!),
-      features: s.features,
-      models: s.models,
-      noPrediction: s.noPrediction,
-      backend: s.backend,
-      threads: s.threads,
-      subsample: s.subsample,
-      frameCount: s.frameCount,
-      skipRef: s.skipRef,
-      skipDist: s.skipDist,
-      ffmpeg: s.ffmpeg,
-      scaleDistorted: s.scale,
-      profileGpu: s.gpuProfile,
-    },
-    {
-      onNote: (m) => {
-        if (!s.quiet) io.stderr(`vq: ${m}\n`); // -q: errors only
-      },
-      onProgress: (n, total) => {
-        timing?.mark(n);
-        if (progress) io.stderr(`\r${progressLine(n, total, (performance.now() - t0) / 1000)}\x1b[K`);
-      },
-    },
-  );
+  const { progress, events } = runEvents(s, io, t0, (n) => timing?.mark(n));
+  const run = score({ ...scoreRequestFor(s), distorted: s.distorted[0]!, profileGpu: s.gpuProfile }, events);
   for await (const frame of run) {
     // a frame is scored when it comes out here (progress counts frames read and sent)
     timing?.scored(frame.frameNum + 1);
@@ -103,22 +75,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<void> {
   if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames, result.gpuSpanNs));
   const times = timing?.summary();
   if (times) io.stderr(`vq: ${timingLine(times)}\n`);
+  const text = resultText(s, result, fps);
   const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps };
-  let text: string;
-  switch (s.outputFormat ?? "xml") {
-    case "json":
-      text = writeJson(result.collector, options);
-      break;
-    case "csv":
-      text = writeCsv(result.collector, options);
-      break;
-    case "sub":
-      text = writeSub(result.collector, options);
-      break;
-    case "xml":
-      text = writeXml(result.collector, { ...options, width: result.width, height: result.height });
-      break;
-  }
   // Rendered before anything is written, so a failure leaves neither file behind.
   const html = s.report ? await scoringReport(writeJson(result.collector, options), s, argv, result) : undefined;
   // The report first: if either write fails, neither file is left behind.
@@ -156,7 +114,7 @@ async function scoringReport(json: string, s: CliSettings, argv: readonly string
   const [{ renderReport }, { parseReportData }] = await reportModules();
   const run: RunSettings = {
     reference: s.reference!,
-    distorted: s.distorted!,
+    distorted: s.distorted[0]!,
     models: s.models,
     noPrediction: s.noPrediction,
     features: s.features.map((f) => {
@@ -183,11 +141,4 @@ function shellWord(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `123/480 frames  41.2 fps  ETA 9s` (no total or ETA when the input length is unknown). */
-export function progressLine(done: number, total: number | undefined, seconds: number): string {
-  const fps = seconds > 0 ? done / seconds : 0;
-  const count = total ? `${done}/${total} frames` : `${done} frame${done === 1 ? "" : "s"}`;
-  const eta = total && fps > 0 ? `  ETA ${Math.max(0, Math.ceil((total - done) / fps))}s` : "";
-  return `${count}  ${fps.toFixed(1)} fps${eta}`;
-}
 

@@ -1,0 +1,59 @@
+import { formatFixed, formatG, VqError, type PooledScore } from "@vq/core";
+import { scoreLadder } from "@vq/score";
+import type { CliSettings } from "./args.ts";
+import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
+import { writeAtomically } from "./output/atomic-write.ts";
+import { modelSummaryLines } from "./output/model-summary.ts";
+import { renditionOutputs } from "./output/rendition-outputs.ts";
+import { resultText } from "./output/result-text.ts";
+
+/**
+ * `vq -r REF -d A -d B ...`: every distorted input scored against the one reference, read
+ * once. Each output file is what a run with that input alone writes; an input that fails
+ * is reported and the others still finish. Returns the exit code: 1 if any input failed.
+ */
+export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<number> {
+  for (const [flag, set] of [["--gpu-profile", s.gpuProfile], ["--timing", s.timing]] as const) {
+    if (set) throw new VqError(`${flag} times one distorted input: give one -d with it`);
+  }
+  // Checked before anything runs: where each input's result goes.
+  const outputs = renditionOutputs(s.output, s.distorted);
+  const t0 = performance.now();
+  const { progress, events } = runEvents(s, io, t0);
+  const ladder = scoreLadder({ ...scoreRequestFor(s), distorted: s.distorted }, events);
+  const outcomes = await ladder.result;
+  if (progress) io.stderr("\n");
+  const seconds = (performance.now() - t0) / 1000;
+  let failed = 0;
+  const summaries: string[] = [];
+  for (const [i, outcome] of outcomes.entries()) {
+    const name = s.distorted[i]!;
+    if (outcome.error) {
+      failed++;
+      io.stderr(`vq: ${outcome.error.message}\n`);
+      continue;
+    }
+    const result = outcome.summary;
+    try {
+      if (outputs) writeAtomically(outputs[i]!, resultText(s, result, result.frames / seconds));
+    } catch (e) {
+      failed++;
+      io.stderr(`vq: ${(e as Error).message}\n`);
+      continue;
+    }
+    summaries.push(`${name}: ${summaryOf(s, result.pooled)}`);
+  }
+  if (!outputs) io.stdout(summaries.map((l) => `${l}\n`).join(""));
+  // libvmaf's closing lines, last on the terminal, one per distorted input
+  else if (io.stderrIsTty && !s.quiet) io.stderr(summaries.map((l) => `${l}\n`).join(""));
+  return failed ? 1 : 0;
+}
+
+/** One input's pooled result on one line: the models' `LABEL: MEAN`, or each feature's mean without a model. */
+function summaryOf(s: CliSettings, pooled: Readonly<Record<string, PooledScore>>): string {
+  if (!s.noPrediction) return modelSummaryLines(s.models, pooled, s.precision).join("  ");
+  const format = s.precision === "max" ? (x: number) => formatG(x, 17) : (x: number) => formatFixed(x, s.precision as number);
+  return Object.entries(pooled)
+    .map(([name, p]) => `${name}: ${format(p.mean)}`)
+    .join("  ");
+}
