@@ -16,6 +16,8 @@ export type { CatalogueEntry, ModelExtractor } from "./catalogue.ts";
 export { FeatureCollector } from "./extraction/feature-collector.ts";
 export { POOL_METHODS, poolFeature, poolScores } from "./pooling.ts";
 export type { PoolMethod, PooledScore } from "./pooling.ts";
+export { EXTENDED_POOL_METHODS, POOL_MODES, median, percentile, poolFeatureExtended, pooledEntries, poolScoresExtended } from "./extended-pooling.ts";
+export type { ExtendedPoolMethod, ExtendedPooledScore, PoolMode } from "./extended-pooling.ts";
 export { Uint64Sum, uint64ToNumber } from "./numerics/uint64.ts";
 export { formatFixed, formatG, formatLibvmaf, formatRoundTrip, leadingFractionZeros } from "./output/printf.ts";
 export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";

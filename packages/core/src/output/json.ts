@@ -1,5 +1,5 @@
 import type { FeatureCollector } from "../extraction/feature-collector.ts";
-import { POOL_METHODS, poolFeature } from "../pooling.ts";
+import { pooledEntries, type PoolMode } from "../extended-pooling.ts";
 import { formatFixed, formatLibvmaf, formatRoundTrip } from "./printf.ts";
 
 export interface OutputOptions {
@@ -11,6 +11,8 @@ export interface OutputOptions {
   frameCount: number;
   version: string;
   fps: number;
+  /** "extended" adds median, stdev, p1, p5 and p95 to every pooled metric; default libvmaf's four. */
+  pool?: PoolMode;
 }
 
 /** 6 (the default) is libvmaf's own rule; "max" round-trips every double exactly. */
@@ -60,12 +62,9 @@ export function writeJson(collector: FeatureCollector, o: OutputOptions): string
   out.push(`  "pooled_metrics": {`);
   collector.names().forEach((name, k) => {
     out.push(k > 0 ? ",\n" : "\n", `    "${name}": {`);
-    const pooled = poolFeature(collector, name, o.frameCount, o.subsample);
-    if (pooled) {
-      POOL_METHODS.forEach((m, j) => {
-        out.push(j > 0 ? ",\n" : "\n", `      "${m}": ${jsonNumber(pooled[m], fmt)}`);
-      });
-    }
+    pooledEntries(collector, name, o)?.forEach(([m, v], j) => {
+      out.push(j > 0 ? ",\n" : "\n", `      "${m}": ${jsonNumber(v, fmt)}`);
+    });
     out.push("\n    }");
   });
   out.push("\n  },\n");
