@@ -1,5 +1,6 @@
 export { score, scoreRequestSchema } from "./score.ts";
-export type { FrameScores, ScoreEvents, ScoreRequest, ScoreRun, ScoreSummary } from "./score.ts";
+export type { FrameScores, PooledStatistics, ScoreEvents, ScoreRequest, ScoreRun, ScoreSummary } from "./score.ts";
+export { plannedScoreKeys } from "./score-keys.ts";
 export { parseFeatureString } from "./feature-request.ts";
 export type { FeatureRequest } from "./feature-request.ts";
 export { catalogueEntry, EXTRACTORS } from "./catalogue.ts";

@@ -76,7 +76,7 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
       // Progress counts the reference's frames: the longest lane's.
       const total = frameTotal([refLength, distLengths.some((n) => n === undefined) ? undefined : Math.max(...(distLengths as number[]))], r.frameCount);
       const expected = expectedFeatures(plan, ref.format);
-      const outputs = lanes.map(({ lane }) => new RunOutput(plan.models, expected, r.subsample, (f) => queues[lane]!.push(f)));
+      const outputs = lanes.map(({ lane }) => new RunOutput(plan.models, expected, r.subsample, r.pool, (f) => queues[lane]!.push(f)));
       const result = await scoreLadderVideos(
         ref,
         lanes.map((l) => l.reader),

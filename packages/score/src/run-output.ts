@@ -1,6 +1,6 @@
-import { poolFeature, type FeatureCollector, type PictureFormat, type PooledScore } from "@vq/core";
+import { poolFeature, poolFeatureExtended, type FeatureCollector, type PictureFormat, type PoolMode } from "@vq/core";
 import { checkModelKeys, scoreModelsAtFrame, type LoadedModel } from "@vq/model";
-import type { FrameScores, ScoreSummary } from "./score.ts";
+import type { FrameScores, PooledStatistics, ScoreSummary } from "./score.ts";
 
 /**
  * What one distorted input's scores become: frames handed out in order, each once every
@@ -14,6 +14,8 @@ export class RunOutput {
     /** Every feature key the extractors write per frame. */
     private readonly expected: readonly string[],
     private readonly subsample: number,
+    /** "extended": median, stdev and percentiles pooled too. */
+    private readonly pool: PoolMode,
     private readonly emit: (frame: FrameScores) => void,
   ) {}
 
@@ -36,9 +38,10 @@ export class RunOutput {
   /** The run's summary, pooled once here: all a caller needs. */
   summary(collector: FeatureCollector, frames: number, format: PictureFormat, backend: string): ScoreSummary {
     this.handOut(collector, frames, true);
-    const pooled: Record<string, PooledScore> = {};
+    const pooled: Record<string, PooledStatistics> = {};
+    const pool = this.pool === "extended" ? poolFeatureExtended : poolFeature;
     for (const name of collector.names()) {
-      const p = poolFeature(collector, name, frames, this.subsample);
+      const p = pool(collector, name, frames, this.subsample);
       if (p) pooled[name] = p;
     }
     return {

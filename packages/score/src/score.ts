@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompositeBackend, needsFfmpeg, openWithFfmpeg, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, needsFfmpeg, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { chooseBackend } from "./backend.ts";
 import { parseFeatureString, type FeatureRequest } from "./feature-request.ts";
@@ -34,6 +34,8 @@ export const scoreRequestSchema = z.strictObject({
   scaleDistorted: z.boolean().default(false),
   /** Time every GPU kernel pass with timestamp queries (ScoreSummary.gpuTimeNs). */
   profileGpu: z.boolean().default(false),
+  /** "extended": ScoreSummary.pooled also has median, stdev, p1, p5 and p95. */
+  pool: z.enum(["libvmaf", "extended"]).default("libvmaf"),
 });
 export type ScoreRequest = z.input<typeof scoreRequestSchema>;
 export type ParsedScoreRequest = z.infer<typeof scoreRequestSchema>;
@@ -43,9 +45,12 @@ export interface FrameScores {
   metrics: Record<string, number>;
 }
 
+/** libvmaf's pooled statistics; with `pool: "extended"` the distribution's too. */
+export type PooledStatistics = PooledScore & Partial<ExtendedPooledScore>;
+
 export interface ScoreSummary {
   frames: number;
-  pooled: Record<string, PooledScore>;
+  pooled: Record<string, PooledStatistics>;
   aggregate: Record<string, number>;
   /** Everything scored, for libvmaf's writers. */
   collector: FeatureCollector;
@@ -160,7 +165,7 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
     for (const n of notes) events.onNote?.(n);
     const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - r.skipDist], r.frameCount);
     const expected = expectedFeatures(plan, ref.format);
-    const output = new RunOutput(models, expected, r.subsample, emit);
+    const output = new RunOutput(models, expected, r.subsample, r.pool, emit);
     const result = await scoreVideos(ref, dist, backend, {
       frameCount: r.frameCount,
       skipRef: r.skipRef,
