@@ -1,5 +1,6 @@
-import { PIXEL_FORMATS, VqError, type PixelFormat } from "@vq/core";
+import { PIXEL_FORMATS, POOL_MODES, VqError, type PixelFormat, type PoolMode } from "@vq/core";
 import { FEATURE_NAMES, parseFeatureString, parseModelArgument, type Backend, type FeatureRequest } from "@vq/score";
+import { parseThreshold, type Threshold } from "./thresholds/threshold-expression.ts";
 
 export type { Backend, FeatureRequest };
 export type OutputFormat = "xml" | "json" | "csv" | "sub";
@@ -34,6 +35,10 @@ export interface CliSettings {
   /** Print GPU time per kernel pass (timestamp queries) to stderr. */
   gpuProfile: boolean;
   timing: boolean;
+  /** `--pool extended`: the outputs' pooled metrics get median, stdev, p1, p5 and p95. */
+  pool: PoolMode;
+  /** `--threshold` expressions, checked against every run's pooled scores (exit code 3 when one fails). */
+  thresholds: Threshold[];
 }
 
 interface Spec {
@@ -72,6 +77,8 @@ const SPECS: Spec[] = [
   { long: "gpu-profile", value: false },
   { long: "timing", value: false },
   { long: "report", value: true },
+  { long: "pool", value: true },
+  { long: "threshold", value: true },
 ];
 
 /** `text` broken at spaces into lines of at most `width` columns, each indented by `indent`. */
@@ -114,6 +121,14 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --report PATH           also write an HTML report (per-frame plot, worst frames,
                               pooled scores, settings); the output above is unchanged
       --precision N|max       digits after the point (default 6); max = round-trip exact
+      --pool libvmaf|extended extended: every pooled metric also gets median, stdev (population),
+                              p1, p5 and p95 (numpy's percentile), in the JSON and XML pooled block
+                              and as rows after the frames in CSV (default libvmaf: its four)
+      --threshold METRIC.STAT OP VALUE
+                              fail the run (exit code 3) unless the pooled statistic passes,
+                              e.g. vmaf.mean>=93, vmaf.p5>=80, psnr_y.min>30; repeatable. STAT:
+                              min, max, mean, harmonic_mean, median, stdev, p1, p5, p95; OP: >=, >,
+                              <=, <. Each failure is one line on stderr; the output is written
       --backend cpu|gpu|auto  where to compute (default auto: the GPU if an adapter exists)
       --frame_cnt N           score at most N frames
       --frame_skip_ref N      skip the first N reference frames
@@ -128,6 +143,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
   -q, --quiet                 only errors on stderr (no progress, no notes)
   -v, --version               print the version
       --help                  this text
+
+Exit status: 0 scored, 1 an error (nothing written), 3 scored and written but a --threshold failed.
 `;
 
 function parseUnsigned(option: string, value: string, min = 0): number {
@@ -143,7 +160,7 @@ export function parseFeatureArgument(arg: string): FeatureRequest {
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
-  const s: CliSettings = { distorted: [], features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false, timing: false };
+  const s: CliSettings = { distorted: [], features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false, timing: false, pool: "libvmaf", thresholds: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let spec: Spec | undefined;
@@ -264,6 +281,13 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         break;
       case "report":
         s.report = v;
+        break;
+      case "pool":
+        if (!POOL_MODES.includes(v as PoolMode)) throw new VqError(`invalid argument "${v}" for --pool: expected ${POOL_MODES.join(" or ")}`);
+        s.pool = v as PoolMode;
+        break;
+      case "threshold":
+        s.thresholds.push(parseThreshold(v));
         break;
     }
   }

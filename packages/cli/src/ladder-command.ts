@@ -6,11 +6,13 @@ import { writeAtomically } from "./output/atomic-write.ts";
 import { modelSummaryLines } from "./output/model-summary.ts";
 import { renditionOutputs } from "./output/rendition-outputs.ts";
 import { resultText } from "./output/result-text.ts";
+import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } from "./thresholds/threshold-check.ts";
 
 /**
  * `vq -r REF -d A -d B ...`: every distorted input scored against the one reference, read
  * once. Each output file is what a run with that input alone writes; an input that fails
- * is reported and the others still finish. Returns the exit code: 1 if any input failed.
+ * is reported and the others still finish. Returns the exit code: 1 if any input failed,
+ * else 3 if any input failed a --threshold.
  */
 export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<number> {
   for (const [flag, set] of [["--gpu-profile", s.gpuProfile], ["--timing", s.timing]] as const) {
@@ -25,6 +27,7 @@ export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<num
   if (progress) io.stderr("\n");
   const seconds = (performance.now() - t0) / 1000;
   let failed = 0;
+  let belowThreshold = 0;
   const summaries: string[] = [];
   for (const [i, outcome] of outcomes.entries()) {
     const name = s.distorted[i]!;
@@ -41,12 +44,15 @@ export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<num
       io.stderr(`vq: ${(e as Error).message}\n`);
       continue;
     }
+    const failures = thresholdFailures(s.thresholds, result.pooled);
+    for (const f of failures) io.stderr(`vq: ${thresholdFailureLine(f, s.precision, name)}\n`);
+    if (failures.length) belowThreshold++;
     summaries.push(`${name}: ${summaryOf(s, result.pooled)}`);
   }
   if (!outputs) io.stdout(summaries.map((l) => `${l}\n`).join(""));
   // libvmaf's closing lines, last on the terminal, one per distorted input
   else if (io.stderrIsTty && !s.quiet) io.stderr(summaries.map((l) => `${l}\n`).join(""));
-  return failed ? 1 : 0;
+  return failed ? 1 : belowThreshold ? THRESHOLD_FAILED_EXIT_CODE : 0;
 }
 
 /** One input's pooled result on one line: the models' `LABEL: MEAN`, or each feature's mean without a model. */

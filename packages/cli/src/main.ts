@@ -1,6 +1,6 @@
 import { fstatSync, rmSync, statSync } from "node:fs";
 import { isVqError, writeJson } from "@vq/core";
-import { score } from "@vq/score";
+import { plannedScoreKeys, score } from "@vq/score";
 import { parseArgs, parseReportArgs, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { scoreLadderCommand } from "./ladder-command.ts";
 import { writeAtomically } from "./output/atomic-write.ts";
@@ -10,6 +10,8 @@ import { resultText } from "./output/result-text.ts";
 import type { RunSettings } from "./report/report-data.ts";
 import { RunTiming, timingLine } from "./diagnostics/run-timing.ts";
 import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
+import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } from "./thresholds/threshold-check.ts";
+import { checkThresholdMetrics } from "./thresholds/threshold-expression.ts";
 import { VERSION } from "./version.ts";
 
 export { progressLine, type CliIo } from "./run-setup.ts";
@@ -60,6 +62,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   const s = parseArgs(argv);
   if (s.help) return io.stdout(USAGE);
   if (s.version) return io.stdout(`vq ${VERSION}\n`);
+  // Before scoring: a threshold on a key the run does not write is an error.
+  if (s.thresholds.length) checkThresholdMetrics(s.thresholds, await plannedScoreKeys({ features: s.features, models: s.models, noPrediction: s.noPrediction }));
   if (s.distorted.length > 1) return scoreLadderCommand(s, io);
   const t0 = performance.now();
   const timing = s.timing ? new RunTiming() : undefined;
@@ -76,7 +80,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   const times = timing?.summary();
   if (times) io.stderr(`vq: ${timingLine(times)}\n`);
   const text = resultText(s, result, fps);
-  const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps };
+  const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps, pool: s.pool };
   // Rendered before anything is written, so a failure leaves neither file behind.
   const html = s.report ? await scoringReport(writeJson(result.collector, options), s, argv, result) : undefined;
   // The report first: if either write fails, neither file is left behind.
@@ -88,10 +92,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
     if (s.report) rmSync(s.report, { force: true });
     throw e;
   }
+  // CI gates: shown even with -q, before libvmaf's closing lines
+  const failures = thresholdFailures(s.thresholds, result.pooled);
+  for (const f of failures) io.stderr(`vq: ${thresholdFailureLine(f, s.precision)}\n`);
   // libvmaf's closing lines, last on the terminal (its rule: a terminal, and not -q with -o)
   if (io.stderrIsTty && !s.noPrediction && (!s.quiet || !s.output)) {
     for (const line of modelSummaryLines(s.models, result.pooled, s.precision)) io.stderr(`${line}\n`);
   }
+  if (failures.length) return THRESHOLD_FAILED_EXIT_CODE;
 }
 
 /** `vq report RESULT.json [-o report.html]`: an HTML report of a JSON result written earlier. */

@@ -24,6 +24,8 @@ export function scoreRequestFor(s: CliSettings): Omit<ScoreRequest, "distorted">
     skipDist: s.skipDist,
     ffmpeg: s.ffmpeg,
     scaleDistorted: s.scale,
+    // thresholds may test median, stdev or percentiles; the outputs still follow --pool
+    pool: s.thresholds.length ? "extended" : s.pool,
   };
 }
 

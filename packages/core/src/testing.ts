@@ -44,3 +44,30 @@ export function pictureReader(name: string, format: PictureFormat, pictures: rea
     async close() {},
   };
 }
+
+/**
+ * What numpy computes for `--pool extended`, written out independently of vq's pooling, to
+ * recompute a written file's statistics from its per-frame values: numpy.median,
+ * numpy.std (population) and numpy.percentile's default (virtual index (n − 1)·q/100
+ * between the closest ranks, numpy's _lerp).
+ */
+export function numpyStatistics(values: readonly number[]): { median: number; stdev: number; p1: number; p5: number; p95: number } {
+  const s = [...values].sort((a, b) => a - b);
+  const n = s.length;
+  const percentile = (q: number) => {
+    const h = (n - 1) * (q / 100);
+    const lo = Math.floor(h);
+    const hi = Math.min(lo + 1, n - 1);
+    const t = h - lo;
+    const diff = s[hi]! - s[lo]!;
+    return t >= 0.5 ? s[hi]! - diff * (1 - t) : s[lo]! + diff * t;
+  };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  return {
+    median: n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2,
+    stdev: Math.sqrt(values.reduce((a, x) => a + (x - mean) ** 2, 0) / n),
+    p1: percentile(1),
+    p5: percentile(5),
+    p95: percentile(95),
+  };
+}

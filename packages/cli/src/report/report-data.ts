@@ -4,7 +4,8 @@ import { VqError } from "@vq/core";
 
 /** libvmaf writes `null` for a score that is infinite or not a number (PSNR of identical frames). */
 const score = z.number().nullable();
-const pooled = z.union([z.strictObject({ min: score, max: score, mean: score, harmonic_mean: score }), z.strictObject({})]);
+const extended = { median: score.optional(), stdev: score.optional(), p1: score.optional(), p5: score.optional(), p95: score.optional() }; // --pool extended
+const pooled = z.union([z.strictObject({ min: score, max: score, mean: score, harmonic_mean: score, ...extended }), z.strictObject({})]);
 
 /** libvmaf's (and vq's) `--json` layout; unknown extra fields are ignored. */
 export const resultJsonSchema = z.object({

@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { goldenPairs, goldenPath } from "@vq/core/golden";
+import { main } from "./main.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "vq-threshold-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function vq(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
+  return { code, stdout, stderr };
+}
+
+const pair = goldenPairs().find((p) => p.pair === "nat_576x324.x264crf45")!;
+const RUN = ["-r", goldenPath(pair.reference), "-d", goldenPath(pair.distorted), "--backend", "cpu", "--frame_cnt", "4", "--json"];
+let outputs = 0;
+const output = () => join(dir, `out-${++outputs}.json`);
+const withoutFps = (text: string) => text.replace(/^ {2}"fps": .*\n/m, "");
+
+/** The run's own pooled scores (with --pool extended), to set thresholds just above and below them. */
+const measured = await (async () => {
+  const out = output();
+  expect((await vq([...RUN, "--pool", "extended", "--feature", "psnr", "-o", out])).code).toBe(0);
+  return JSON.parse(readFileSync(out, "utf8")).pooled_metrics as Record<string, Record<string, number>>;
+})();
+
+describe("--threshold", () => {
+  test("passing thresholds: exit 0, nothing on stderr, the output as without them", async () => {
+    const [plain, gated] = [output(), output()];
+    expect((await vq([...RUN, "-o", plain])).code).toBe(0);
+    const vmaf = measured.vmaf!;
+    const r = await vq([...RUN, "-o", gated, "--threshold", `vmaf.mean>=${vmaf.mean! - 0.5}`, "--threshold", `vmaf.p5>${vmaf.p5! - 0.5}`, "--threshold", `vmaf.stdev<${vmaf.stdev! + 0.5}`]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    // thresholds on extended statistics do not put them in the output (no --pool extended)
+    expect(withoutFps(readFileSync(gated, "utf8"))).toBe(withoutFps(readFileSync(plain, "utf8")));
+  });
+
+  test("a failed threshold: exit 3, one line per failure with the measured value, the output still written", async () => {
+    const out = output();
+    const vmaf = measured.vmaf!;
+    const above = (vmaf.mean! + 0.5).toFixed(3);
+    const r = await vq([...RUN, "-o", out, "-q", "--feature", "psnr", "--threshold", `vmaf.mean>=${above}`, "--threshold", `vmaf.min>0`, "--threshold", `psnr_y.p95<=${measured.psnr_y!.p95! - 0.5}`]);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      `vq: threshold failed: vmaf.mean>=${above} (measured ${vmaf.mean!.toFixed(6)})`,
+      `vq: threshold failed: psnr_y.p95<=${measured.psnr_y!.p95! - 0.5} (measured ${measured.psnr_y!.p95!.toFixed(6)})`,
+    ]);
+    expect(JSON.parse(readFileSync(out, "utf8")).pooled_metrics.vmaf.mean).toBe(vmaf.mean);
+  });
+
+  test("a model's name= is its metric", async () => {
+    const r = await vq([...RUN, "-o", output(), "-m", "version=vmaf_v0.6.1:name=gate", "--threshold", `gate.mean<${measured.vmaf!.mean! - 0.5}`]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toStartWith("vq: threshold failed: gate.mean<");
+  });
+});
+
+/** An error before scoring: exit 1, one line naming `names`, no output file. */
+async function expectRefused(args: string[], ...names: string[]) {
+  const out = output();
+  const r = await vq([...RUN, "-o", out, ...args]);
+  expect(r.code).toBe(1);
+  expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+  for (const n of names) expect(r.stderr).toContain(n);
+  expect(existsSync(out)).toBe(false);
+}
+
+describe("--threshold errors, before scoring", () => {
+  test("an expression that does not parse", async () => {
+    await expectRefused(["--threshold", "vmaf.mean=>93"], 'invalid --threshold "vmaf.mean=>93"', 'unknown operator "=>"');
+    await expectRefused(["--threshold", "vmaf.average>=93"], 'unknown statistic "average"');
+    await expectRefused(["--threshold", "vmaf.mean>=high"], '"high" is not a number');
+  });
+
+  test("a metric the run does not compute", async () => {
+    await expectRefused(["--threshold", "psnr_y.min>30"], '--threshold "psnr_y.min>30": this run computes no "psnr_y"', "vmaf");
+    await expectRefused(["-m", "version=vmaf_v0.6.1:name=gate", "--threshold", "vmaf.mean>=93"], 'computes no "vmaf"', "gate");
+    await expectRefused(["-n", "--feature", "psnr", "--threshold", "vmaf.mean>=93"], 'computes no "vmaf"');
+    // before any input is opened: the missing file is not what is reported
+    const r = await vq(["-r", goldenPath(pair.reference), "-d", join(dir, "missing.y4m"), "--backend", "cpu", "--threshold", "psnr_y.min>30"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toStartWith('vq: --threshold "psnr_y.min>30": this run computes no "psnr_y"');
+  });
+
+  test("--pool takes libvmaf or extended", async () => {
+    await expectRefused(["--pool", "all"], 'invalid argument "all" for --pool: expected libvmaf or extended');
+  });
+});
