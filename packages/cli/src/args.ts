@@ -121,14 +121,14 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --report PATH           also write an HTML report (per-frame plot, worst frames,
                               pooled scores, settings); the output above is unchanged
       --precision N|max       digits after the point (default 6); max = round-trip exact
-      --pool libvmaf|extended extended: every pooled metric also gets median, stdev (population),
-                              p1, p5 and p95 (numpy's percentile), in the JSON and XML pooled block
-                              and as rows after the frames in CSV (default libvmaf: its four)
+      --pool libvmaf|extended extended: every pooled metric also gets median, stdev
+                              (population), p1, p5 and p95 (as numpy computes them); in CSV as
+                              rows after the frames (default libvmaf: its four statistics)
       --threshold METRIC.STAT OP VALUE
-                              fail the run (exit code 3) unless the pooled statistic passes,
-                              e.g. vmaf.mean>=93, vmaf.p5>=80, psnr_y.min>30; repeatable. STAT:
-                              min, max, mean, harmonic_mean, median, stdev, p1, p5, p95; OP: >=, >,
-                              <=, <. Each failure is one line on stderr; the output is written
+                              exit with 3 when a pooled statistic fails the test (one line each
+                              on stderr; the output is still written); repeatable. For example
+                              'vmaf.mean>=93' 'vmaf.p5>=80' 'psnr_y.min>30'. STAT: min, max,
+                              mean, harmonic_mean, median, stdev, p1, p5, p95; OP: >=, >, <=, <
       --backend cpu|gpu|auto  where to compute (default auto: the GPU if an adapter exists)
       --frame_cnt N           score at most N frames
       --frame_skip_ref N      skip the first N reference frames
@@ -144,7 +144,7 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
   -v, --version               print the version
       --help                  this text
 
-Exit status: 0 scored, 1 an error (nothing written), 3 scored and written but a --threshold failed.
+Exit status: 0 scored, 1 an error (nothing written), 3 a --threshold failed (output written).
 `;
 
 function parseUnsigned(option: string, value: string, min = 0): number {

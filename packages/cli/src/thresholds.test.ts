@@ -8,10 +8,10 @@ import { main } from "./main.ts";
 const dir = mkdtempSync(join(tmpdir(), "vq-threshold-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function vq(args: string[]) {
+async function vq(args: string[], stderrIsTty = false) {
   let stdout = "";
   let stderr = "";
-  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty });
   return { code, stdout, stderr };
 }
 
@@ -51,6 +51,14 @@ describe("--threshold", () => {
       `vq: threshold failed: psnr_y.p95<=${measured.psnr_y!.p95! - 0.5} (measured ${measured.psnr_y!.p95!.toFixed(6)})`,
     ]);
     expect(JSON.parse(readFileSync(out, "utf8")).pooled_metrics.vmaf.mean).toBe(vmaf.mean);
+  });
+
+  test("on a terminal, the failures come before libvmaf's closing summary line", async () => {
+    const r = await vq([...RUN, "-o", output(), "--threshold", `vmaf.max<${measured.vmaf!.max! - 0.5}`], true);
+    expect(r.code).toBe(3);
+    const lines = r.stderr.trimEnd().split("\n").slice(-2);
+    expect(lines[0]).toStartWith("vq: threshold failed: vmaf.max<");
+    expect(lines[1]).toBe(`vmaf_v0.6.1: ${measured.vmaf!.mean!.toFixed(6)}`);
   });
 
   test("a model's name= is its metric", async () => {
