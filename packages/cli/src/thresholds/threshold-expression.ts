@@ -54,6 +54,6 @@ function isOperator(op: string): op is ThresholdOperator {
 export function checkThresholdMetrics(thresholds: readonly Threshold[], computed: readonly string[]): void {
   const keys = new Set(computed);
   for (const t of thresholds) {
-    if (!keys.has(t.metric)) throw new VqError(`--threshold "${t.expression}": this run computes no "${t.metric}" (it computes ${computed.join(", ")})`);
+    if (!keys.has(t.metric)) throw new VqError(`--threshold "${t.expression}": this run computes no "${t.metric}" (it computes ${computed.join(", ") || "nothing"})`);
   }
 }
