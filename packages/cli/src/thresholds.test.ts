@@ -68,6 +68,23 @@ describe("--threshold", () => {
   });
 });
 
+describe("--threshold with several distorted inputs", () => {
+  test("each input is checked; a failure names its input; every output is written; exit 3", async () => {
+    const good = goldenPairs().find((p) => p.pair === "nat_576x324.x264crf30")!;
+    const ladder = ["-r", goldenPath(pair.reference), "-d", goldenPath(good.distorted), "-d", goldenPath(pair.distorted), "--backend", "cpu", "--frame_cnt", "3", "--json", "--pool", "extended"];
+    const first = await vq([...ladder, "-o", join(dir, "ladder-{n}.json")]);
+    expect(first.code).toBe(0);
+    const [better, worse] = [1, 2].map((n) => JSON.parse(readFileSync(join(dir, `ladder-${n}.json`), "utf8")).pooled_metrics.vmaf);
+    expect(Object.keys(better)).toContain("p5");
+    // a gate between the two renditions' 5th percentiles
+    const gate = ((better.p5 + worse.p5) / 2).toFixed(3);
+    const r = await vq([...ladder, "-o", join(dir, "gated-{n}.json"), "--threshold", `vmaf.p5>=${gate}`]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`vq: ${goldenPath(pair.distorted)}: threshold failed: vmaf.p5>=${gate} (measured ${worse.p5.toFixed(6)})\n`);
+    for (const n of [1, 2]) expect(existsSync(join(dir, `gated-${n}.json`))).toBe(true);
+  });
+});
+
 /** An error before scoring: exit 1, one line naming `names`, no output file. */
 async function expectRefused(args: string[], ...names: string[]) {
   const out = output();

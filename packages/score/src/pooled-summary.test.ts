@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { poolFeatureExtended } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
+import { scoreLadder } from "./ladder.ts";
 import { score, type ScoreRequest } from "./score.ts";
 
 const pair = goldenPairs().find((p) => p.pair === "nat_576x324.x264crf30")!;
@@ -24,5 +25,12 @@ describe("ScoreSummary.pooled", () => {
     const sorted = [...golden].sort((a, b) => a - b);
     expect(sorted).toHaveLength(12);
     expect(psnr.median).toBe((sorted[5]! + sorted[6]!) / 2);
+  });
+
+  test("a ladder pools each distorted input extended when asked", async () => {
+    const outcomes = await scoreLadder({ ...request, distorted: [request.distorted as string, request.distorted as string], pool: "extended" }).result;
+    expect(outcomes).toHaveLength(2);
+    for (const o of outcomes) expect(Object.keys(o.summary!.pooled.psnr_y!)).toContain("p95");
+    for (const o of outcomes) expect(o.summary!.pooled.psnr_y).toEqual(poolFeatureExtended(o.summary!.collector, "psnr_y", o.summary!.frames, 2)!);
   });
 });
