@@ -144,7 +144,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
   -v, --version               print the version
       --help                  this text
 
-Exit status: 0 scored, 1 an error (nothing written), 3 a --threshold failed (output written).
+Exit status: 0 scored; 1 an error (with several -d: an input failed, the others are written);
+3 scored and written, but a --threshold failed.
 `;
 
 function parseUnsigned(option: string, value: string, min = 0): number {
