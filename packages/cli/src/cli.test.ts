@@ -65,6 +65,11 @@ describe("vq command line", () => {
     expect((await vq(["--version"])).stdout).toMatch(/^vq \d+\.\d+\.\d+/);
   });
 
+  test("--help, --version and vq report --help exit 0 when stdout's write returns a value (as process.stdout.write does)", async () => {
+    const io = { stdout: () => true as unknown as void, stderr: () => {}, stderrIsTty: false };
+    for (const args of [["--help"], ["--version"], ["report", "--help"]]) expect(await main(args, io)).toBe(0);
+  });
+
   test("a file that is not Y4M", async () => {
     const bad = file("notes.y4m", "hello, this is text\n");
     await expectCleanError(["-r", bad, "-d", DIST, "--feature", "psnr", "-n"], "notes.y4m", "not a Y4M file");

@@ -58,10 +58,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
 
 /** One run of the command line; returns the exit code when it is not 0. */
 async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
-  if (argv[0] === "report") return report(argv.slice(1), io);
+  // Nothing of io.stdout's is returned: process.stdout.write's `true` would become the exit code.
+  if (argv[0] === "report") {
+    await report(argv.slice(1), io);
+    return;
+  }
   const s = parseArgs(argv);
-  if (s.help) return io.stdout(USAGE);
-  if (s.version) return io.stdout(`vq ${VERSION}\n`);
+  if (s.help || s.version) {
+    io.stdout(s.help ? USAGE : `vq ${VERSION}\n`);
+    return;
+  }
   // Before scoring: a threshold on a key the run does not write is an error.
   if (s.thresholds.length) checkThresholdMetrics(s.thresholds, await plannedScoreKeys({ features: s.features, models: s.models, noPrediction: s.noPrediction }));
   if (s.distorted.length > 1) return scoreLadderCommand(s, io);
