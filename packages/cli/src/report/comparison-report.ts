@@ -3,7 +3,7 @@ import { VqError } from "@vq/core";
 import { escapeHtml as h, jsonForScript } from "./html-escape.ts";
 import { formatBitrate } from "./rate-quality.ts";
 import { confidenceInterval, type ReportData } from "./report-data.ts";
-import { bandFor, page, PALETTE, pooledTable, settingsTable, short, worstTable } from "./report-sections.ts";
+import { bandFor, isBootstrapMember, page, PALETTE, pooledTable, settingsTable, short, worstTable } from "./report-sections.ts";
 import type { RunInputs } from "./run-inputs.ts";
 import { renderPlot, type PlotBand, type PlotSeries } from "./svg-plot.ts";
 import { framesBelowMean } from "./worst-frames.ts";
@@ -98,7 +98,7 @@ ${why.length ? `<ul class="note">${why.join("")}</ul>` : ""}
   const kbps = (bits: number) => bits / 1000;
   const series: XySeries[] = [
     { key: "ladder", points: points.map((p) => [kbps(p.rate), p.mean] as const), color: "#6e7781" },
-    ...points.map((p) => ({ key: labels[p.i]!, points: [[kbps(p.rate), p.mean] as const], color: PALETTE[p.i % PALETTE.length]!, markers: [`${labels[p.i]}: ${formatBitrate(p.rate)}, ${key} mean ${short(p.mean)}`] })),
+    ...points.map((p) => ({ key: labels[p.i]!, points: [[kbps(p.rate), p.mean] as const], color: PALETTE[p.i % PALETTE.length]!, markers: [`${labels[p.i]}: ${formatBitrate(p.rate)}, ${key} mean ${short(p.mean)}`], labels: [labels[p.i]!] })),
   ];
   return `<section id="rate">
 <h2>Rate and quality</h2>
@@ -114,7 +114,8 @@ function runSection(data: ReportData, label: string, i: number, key: string, inp
   if (data.run) facts.push(`${data.run.width}×${data.run.height}`, `backend ${data.run.backendUsed}`);
   if (inputs?.bitsPerSecond !== undefined) facts.push(formatBitrate(inputs.bitsPerSecond));
   facts.push(`from ${basename(data.source)}`);
-  const scores = data.modelKeys.length ? data.modelKeys : data.keys;
+  // The models' scores here (bootstrap members only under "every pooled score").
+  const scores = (data.modelKeys.length ? data.modelKeys : data.keys).filter((k) => !isBootstrapMember(k));
   return `<section id="${id}" class="run">
 <h2><span class="swatch" style="background:${PALETTE[i % PALETTE.length]}"></span> ${h(label)}</h2>
 <p class="sub">${facts.map(h).join(" · ")}</p>

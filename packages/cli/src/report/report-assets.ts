@@ -27,6 +27,7 @@ svg.plot path.series { fill: none; stroke-width: 1.8; stroke-linejoin: round; st
 svg.plot path.series.minor { stroke-width: 1; stroke-opacity: 0.45; }
 svg.plot path.band { fill-opacity: 0.2; stroke: none; }
 svg.plot .markers circle { stroke: #fff; stroke-width: 1.5; }
+svg.plot .point-label { fill: var(--fg); font-size: 12px; }
 svg.plot .worst circle { fill: none; stroke: #d1242f; stroke-width: 1.6; }
 svg.plot .cursor { stroke: #6e7781; stroke-dasharray: 3 3; }
 svg.plot .empty { fill: var(--muted); font-size: 13px; }
@@ -41,7 +42,8 @@ h2 .swatch { width: 18px; height: 5px; }
 tr.minimum td { background: #fff4f2; }
 td.thumbs { white-space: nowrap; padding-left: 14px; }
 figure.thumb { display: inline-block; margin: 2px 8px 2px 0; padding: 0; background: none; border: 0; }
-figure.thumb img { display: block; max-width: 224px; height: auto; border: 1px solid var(--line); }
+td.frame, th.num { white-space: nowrap; }
+figure.thumb img { display: block; max-width: 176px; height: auto; border: 1px solid var(--line); }
 figure.thumb figcaption { display: block; color: var(--muted); font-size: 11px; }
 details { margin: 10px 0; }
 details summary { cursor: pointer; color: var(--accent); }

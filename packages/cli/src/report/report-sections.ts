@@ -67,12 +67,12 @@ export function worstTable(data: ReportData, key: string | undefined, id: string
     const thumbs = pictures
       ? `<td class="thumbs">${t ? `<figure class="thumb"><img alt="reference, frame ${f.frameNum}" src="${t.reference}"><figcaption>reference</figcaption></figure><figure class="thumb"><img alt="distorted, frame ${f.frameNum}" src="${t.distorted}"><figcaption>distorted</figcaption></figure>` : ""}</td>`
       : "";
-    return `<tr${f.isMinimum ? ' class="minimum"' : ""}><td class="num">${rank + 1}</td><td class="num">${f.frameNum}${mark}</td>${cell(f.value)}${cell(f.belowMean)}${others.map((k) => cell(data.values[k]![f.index])).join("")}${thumbs}</tr>`;
+    return `<tr${f.isMinimum ? ' class="minimum"' : ""}><td class="num">${rank + 1}</td><td class="num frame">${f.frameNum}${mark}</td>${cell(f.value)}${cell(f.belowMean)}${others.map((k) => cell(data.values[k]![f.index])).join("")}${thumbs}</tr>`;
   });
   const skipped = nullCount(data, key);
   const mean = worst.mean === undefined ? "" : `mean ${fixed(worst.mean)}`;
   const what = worst.frames.length
-    ? `<p class="sub">${worst.belowCount} of ${data.frameNums.length} frames are below the <code>${h(key)}</code> ${h(mean)}${worst.belowCount > worst.frames.length ? `; the ${worst.frames.length} lowest` : ""}. Every number to ${WORST_FRAMES_DECIMALS} decimals.${ci ? ` Interval: <code>${h(ci.lo)}</code> to <code>${h(ci.hi)}</code>.` : ""}</p>`
+    ? `<p class="sub">${worst.belowCount} of ${data.frameNums.length} frames are below the <code>${h(key)}</code> ${h(mean)}${worst.belowCount > worst.frames.length ? `; the ${worst.frames.length} lowest` : ""}. Every number to ${WORST_FRAMES_DECIMALS} decimals.${ci && others.includes(ci.lo) ? ` <code>${h(ci.lo)}</code> and <code>${h(ci.hi)}</code>: the bootstrap models' ${ci.level}% confidence interval.` : ""}</p>`
     : `<p class="sub">No frame is below the <code>${h(key)}</code> ${h(mean)}.</p>`;
   const table = worst.frames.length
     ? `<table class="worst-frames" id="${h(id)}-worst-frames"><thead><tr><th class="num">#</th><th class="num">frame</th><th class="num">${h(key)}</th><th class="num">vs mean</th>${others.map((k) => `<th class="num">${h(k)}</th>`).join("")}${pictures ? "<th>reference · distorted</th>" : ""}</tr></thead>

@@ -28,7 +28,9 @@ export interface WorstFrames {
 export function framesBelowMean(data: ReportData, key: string, n: number): WorstFrames {
   const ranked = worstFrames(data, key, Infinity);
   const pooledMean = data.pooled[key]?.mean;
-  const mean = typeof pooledMean === "number" ? pooledMean : ranked.length ? ranked.reduce((s, f) => s + f.value, 0) / ranked.length : undefined;
+  // summed in frame order, as a pooled mean is
+  const finite = (data.values[key] ?? []).filter((v): v is number => typeof v === "number");
+  const mean = typeof pooledMean === "number" ? pooledMean : finite.length ? finite.reduce((s, v) => s + v, 0) / finite.length : undefined;
   if (mean === undefined) return { key, mean, frames: [], belowCount: 0 };
   const below = ranked.filter((f) => f.value < mean);
   const minimum = below[0]?.value;

@@ -10,6 +10,8 @@ export interface XySeries {
   step?: boolean;
   /** A dot at each point, with this text as its tooltip. */
   markers?: readonly string[];
+  /** Text written beside each marked point. */
+  labels?: readonly string[];
 }
 
 export interface XyPlotOptions {
@@ -84,7 +86,13 @@ export function renderXyPlot(o: XyPlotOptions): string {
     parts.push(`<path class="series" data-key="${escapeHtml(s.key)}" stroke="${s.color}" d="${d.join("")}"><title>${escapeHtml(s.key)}</title></path>`);
     if (s.markers) {
       parts.push(`<g class="markers" data-key="${escapeHtml(s.key)}">`);
-      s.points.forEach(([px, py], i) => parts.push(`<circle cx="${sx(px).toFixed(1)}" cy="${sy(py).toFixed(1)}" r="4.5" fill="${s.color}"><title>${escapeHtml(s.markers![i] ?? "")}</title></circle>`));
+      s.points.forEach(([px, py], i) => {
+        parts.push(`<circle cx="${sx(px).toFixed(1)}" cy="${sy(py).toFixed(1)}" r="4.5" fill="${s.color}"><title>${escapeHtml(s.markers![i] ?? "")}</title></circle>`);
+        const text = s.labels?.[i];
+        // right of the point, or left of it near the right edge
+        const right = sx(px) < width - MARGIN.right - 160;
+        if (text) parts.push(`<text class="point-label" x="${(sx(px) + (right ? 9 : -9)).toFixed(1)}" y="${(sy(py) + 4).toFixed(1)}" text-anchor="${right ? "start" : "end"}">${escapeHtml(text)}</text>`);
+      });
       parts.push(`</g>`);
     }
   }
