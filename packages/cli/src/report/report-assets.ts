@@ -106,6 +106,10 @@ export const REPORT_SCRIPT = `
     });
     svg.addEventListener("mouseleave", function () { cursor.setAttribute("visibility", "hidden"); });
   }
+  // Pictures are inline PNGs: once the page has loaded, each says whether it decoded.
+  window.addEventListener("load", function () {
+    document.querySelectorAll("img").forEach(function (img) { img.setAttribute("data-decoded", img.naturalWidth > 0 ? "true" : "false"); });
+  });
   root.setAttribute("data-ready", "true");
 })();
 `;
