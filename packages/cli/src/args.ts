@@ -121,7 +121,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
                               output format (default: xml, like libvmaf)
       --report PATH           also write an HTML report (per-frame plot, worst frames with
                               the reference beside the distorted, pooled scores, bitrate,
-                              settings); the output above is unchanged
+                              settings); with several -d, one page comparing them (with a
+                              bitrate-against-VMAF curve); the output above is unchanged
       --precision N|max       digits after the point (default 6); max = round-trip exact
       --pool libvmaf|extended extended: every pooled metric also gets median, stdev
                               (population), p1, p5 and p95 (as numpy computes them); in CSV as

@@ -31,6 +31,7 @@ describe("the report of a libvmaf JSON result", () => {
   });
 
   test("the worst frames: only those below the mean, lowest first, the minimum marked, one precision", () => {
+    let listed = 0;
     for (const p of pairs) {
       const j = goldenOutput(goldenRun(p, "all"), false);
       const out = renderReport(readReportData(goldenPath(goldenRun(p, "all").output)), "vq test");
@@ -38,13 +39,15 @@ describe("the report of a libvmaf JSON result", () => {
       const mean = j.pooled_metrics.vmaf!.mean as number;
       const below = j.frames.map((f) => ({ frameNum: f.frameNum, vmaf: f.metrics.vmaf as number })).filter((f) => f.vmaf < mean);
       below.sort((a, b) => a.vmaf - b.vmaf || a.frameNum - b.frameNum);
-      const rows = [...worst.matchAll(/<tr( class="minimum")?><td class="num">\d+<\/td><td class="num">(\d+)( <span class="min-mark"[^>]*>minimum<\/span>)?<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td>/g)];
+      const rows = [...worst.matchAll(/<tr( class="minimum")?><td class="num">\d+<\/td><td class="num frame">(\d+)( <span class="min-mark"[^>]*>minimum<\/span>)?<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td>/g)];
       expect(rows.map((r) => [Number(r[2]), r[4], r[5]]), p.pair).toEqual(below.slice(0, 10).map((b) => [b.frameNum, b.vmaf.toFixed(3), (b.vmaf - mean).toFixed(3)]));
       const min = Math.min(...j.frames.map((f) => f.metrics.vmaf as number));
       expect(rows.filter((r) => r[3]).map((r) => Number(r[2])), p.pair).toEqual(below.filter((b) => b.vmaf === min).slice(0, 10).map((b) => b.frameNum));
       expect(rows.every((r) => Boolean(r[1]) === Boolean(r[3]))).toBe(true);
       if (!below.length) expect(worst).toContain("No frame is below the <code>vmaf</code> mean");
+      listed += rows.length;
     }
+    expect(listed).toBeGreaterThan(pairs.length);
   });
 
   test("the pooled table has every pooled key with the JSON's numbers; null shows as null", () => {

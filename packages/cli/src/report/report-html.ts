@@ -1,3 +1,4 @@
+import { VqError } from "@vq/core";
 import { renderComparisonReport, comparedKey } from "./comparison-report.ts";
 import { renderReport } from "./html-report.ts";
 import { primaryKey, type ReportData } from "./report-data.ts";
@@ -11,7 +12,7 @@ import { framesBelowMean } from "./worst-frames.ts";
  * them and they are still readable: the worst frames' pictures and each file's bitrate.
  */
 export async function reportHtml(runs: readonly ReportData[], generator: string): Promise<string> {
-  if (!runs.length) throw new Error("reportHtml needs at least one run");
+  if (!runs.length) throw new VqError("no run was scored: no report to write");
   const key = runs.length === 1 ? primaryKey(runs[0]!) : comparedKey(runs);
   const inputs = [];
   // One run after the other: each decodes its inputs, and two at once would only compete.
