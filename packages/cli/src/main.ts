@@ -69,7 +69,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   }
   // Before scoring: a threshold on a key the run does not write is an error.
   if (s.thresholds.length) checkThresholdMetrics(s.thresholds, await plannedScoreKeys({ features: s.features, models: s.models, noPrediction: s.noPrediction }));
-  if (s.distorted.length > 1) return scoreLadderCommand(s, io);
+  if (s.distorted.length > 1) return scoreLadderCommand(s, io, argv);
   const t0 = performance.now();
   const timing = s.timing ? new RunTiming() : undefined;
   const { progress, events } = runEvents(s, io, t0, (n) => timing?.mark(n));

@@ -108,6 +108,28 @@ describe("vq report A.json B.json ...", () => {
   }, 60_000);
 });
 
+describe("vq -r REF -d A -d B --report (a ladder in one run)", () => {
+  test("writes one comparison page of the inputs, beside each input's own output", async () => {
+    const page = join(dir, "one-run-ladder.html");
+    const distorted = ladder.runs.slice(0, 2).map((r) => r.distorted);
+    const args = ["-r", ladder.settings.reference!, ...distorted.flatMap((d) => ["-d", d]), "--scale", "--model", "version=vmaf_b_v0.6.3", "--backend", "cpu", "--json", "-o", join(dir, "ladder-{name}.json"), "--report", page, "-q"];
+    let stderr = "";
+    expect(await main(args, { stdout: () => {}, stderr: (t) => void (stderr += t), stderrIsTty: false })).toBe(0);
+    expect(stderr).toBe("");
+    const out = readFileSync(page, "utf8");
+    expect(out).toContain(`<title>VMAF comparison: ${labels.slice(0, 2).join(", ")}</title>`);
+    expect(count(section(out, "rate"), /<g class="markers"/g)).toBe(2);
+    expect(count(out, /<img alt="reference, frame \d+" src="data:image\/png;base64,/g)).toBeGreaterThan(0);
+    for (const name of RENDITIONS.slice(0, 2).map((r) => r.name)) expect(out).toContain(`<td>result file</td><td>${join(dir, `ladder-${name}.json`)}</td>`);
+    // the scores on the page are those of the files written
+    for (const [i, name] of RENDITIONS.slice(0, 2).map((r) => r.name).entries()) {
+      const json = JSON.parse(readFileSync(join(dir, `ladder-${name}.json`), "utf8"));
+      const embedded = JSON.parse(section(out, "vmaf").match(/<script type="application\/json" id="report-data">([^<]+)<\/script>/)![1]!);
+      expect(embedded.series[labels[i]!]).toEqual(json.frames.map((f: { metrics: { vmaf: number } }) => f.metrics.vmaf));
+    }
+  }, 120_000);
+});
+
 describe("which runs compare, and their names", () => {
   test("the key all runs share; none in common is one error naming the files", async () => {
     expect(comparedKey(runs)).toBe("vmaf");

@@ -113,7 +113,7 @@ function runSection(data: ReportData, label: string, i: number, key: string, inp
   const facts = [`${data.frameNums.length} frames`];
   if (data.run) facts.push(`${data.run.width}×${data.run.height}`, `backend ${data.run.backendUsed}`);
   if (inputs?.bitsPerSecond !== undefined) facts.push(formatBitrate(inputs.bitsPerSecond));
-  facts.push(`from ${basename(data.source)}`);
+  facts.push(`result file: ${basename(data.source)}`);
   // The models' scores here (bootstrap members only under "every pooled score").
   const scores = (data.modelKeys.length ? data.modelKeys : data.keys).filter((k) => !isBootstrapMember(k));
   return `<section id="${id}" class="run">
@@ -152,5 +152,5 @@ export function renderComparisonReport(runs: readonly ReportData[], generator: s
     ["rate", "rate–quality"],
     ...labels.map((l, i) => [`run-${i + 1}`, l] as [string, string]),
   ];
-  return page({ title: `VMAF comparison: ${labels.join(", ")}`, generator, header, nav, sections, sources: runs.map((r) => r.source) });
+  return page({ title: `VMAF comparison: ${labels.join(", ")}`, generator, header, nav, sections, sources: runs.map((r) => r.run?.distorted ?? r.source) });
 }
