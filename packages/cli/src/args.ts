@@ -96,10 +96,11 @@ function wrapped(text: string, indent: number, width: number): string {
 }
 
 export const USAGE = `Usage: vq [options]
-       vq report RESULT.json [-o report.html]
+       vq report RESULT.json [MORE.json ...] [-o report.html]
 
 Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
-\`vq report\` turns a --json result into one self-contained HTML page (vq report --help).
+\`vq report\` turns --json results into one self-contained HTML page: one run's report, or
+several runs compared (vq report --help).
 
   -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes
   -d, --distorted PATH        distorted video, likewise; repeat it to score several (a ladder: the
@@ -118,8 +119,10 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
                               (the distorted file's name without extension) or {n} (1, 2, ...))
       --xml | --json | --csv | --sub
                               output format (default: xml, like libvmaf)
-      --report PATH           also write an HTML report (per-frame plot, worst frames,
-                              pooled scores, settings); the output above is unchanged
+      --report PATH           also write an HTML report (per-frame plot, worst frames with
+                              the reference beside the distorted, pooled scores, bitrate,
+                              settings); with several -d, one page comparing them (with a
+                              bitrate-against-VMAF curve); the output above is unchanged
       --precision N|max       digits after the point (default 6); max = round-trip exact
       --pool libvmaf|extended extended: every pooled metric also gets median, stdev
                               (population), p1, p5 and p95 (as numpy computes them); in CSV as
@@ -298,26 +301,31 @@ export function parseArgs(argv: readonly string[]): CliSettings {
   return s;
 }
 
-export const REPORT_USAGE = `Usage: vq report RESULT.json [-o report.html]
+export const REPORT_USAGE = `Usage: vq report RESULT.json [MORE.json ...] [-o report.html]
 
-Writes one self-contained HTML page (inline SVG, CSS and script; nothing loaded from the
-network) for a JSON result of vq or libvmaf (--json): VMAF and every feature per frame,
-the worst frames, the pooled scores and the settings the file carries.
-To include the command line's settings too, score with --report PATH instead.
+Writes one self-contained HTML page (inline SVG, CSS, script and pictures; nothing loaded
+from the network) for JSON results of vq or libvmaf (--json).
+One file: VMAF and every feature per frame (a bootstrap model's confidence interval as a
+band), the frames below the mean, the pooled scores and the settings the file carries.
+Several files: the runs compared: VMAF per frame of every run on one chart, the
+distribution of their frame scores, a table per run (pooled scores, frames below the mean).
+A JSON result does not name its videos: for the worst frames' pictures (reference beside
+distorted) and a bitrate-against-VMAF curve, score with --report PATH instead.
 
   -o, --output PATH           write the report here (default: standard output)
       --help                  this text
 `;
 
 export interface ReportSettings {
-  input?: string;
+  /** The JSON result files, in the order given (one: a run's report; several: their comparison). */
+  inputs: string[];
   output?: string;
   help: boolean;
 }
 
 /** The arguments after \`vq report\`. */
 export function parseReportArgs(argv: readonly string[]): ReportSettings {
-  const r: ReportSettings = { help: false };
+  const r: ReportSettings = { inputs: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help") r.help = true;
@@ -328,10 +336,9 @@ export function parseReportArgs(argv: readonly string[]): ReportSettings {
     } else if (arg.startsWith("--output=")) r.output = arg.slice("--output=".length);
     else if (arg.startsWith("-o") && arg.length > 2) r.output = arg.slice(2);
     else if (arg.startsWith("-") && arg !== "-") throw new VqError(`unknown option ${arg} for vq report (see vq report --help)`);
-    else if (r.input !== undefined) throw new VqError(`vq report takes one result file, got "${r.input}" and "${arg}"`);
-    else r.input = arg;
+    else r.inputs.push(arg);
   }
-  if (!r.help && r.input === undefined) throw new VqError("vq report needs a JSON result file: vq report RESULT.json -o report.html");
+  if (!r.help && !r.inputs.length) throw new VqError("vq report needs a JSON result file: vq report RESULT.json -o report.html");
   return r;
 }
 

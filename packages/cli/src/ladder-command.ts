@@ -1,4 +1,4 @@
-import { formatFixed, formatG, VqError, type PooledScore } from "@vq/core";
+import { formatFixed, formatG, isVqError, VqError, type PooledScore } from "@vq/core";
 import { scoreLadder } from "@vq/score";
 import type { CliSettings } from "./args.ts";
 import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
@@ -7,6 +7,8 @@ import { modelSummaryLines } from "./output/model-summary.ts";
 import { renditionOutputs } from "./output/rendition-outputs.ts";
 import { resultText } from "./output/result-text.ts";
 import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } from "./thresholds/threshold-check.ts";
+import type { ScoredRun } from "./report/scoring-report.ts";
+import { VERSION } from "./version.ts";
 
 /**
  * `vq -r REF -d A -d B ...`: every distorted input scored against the one reference, read
@@ -14,7 +16,7 @@ import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } f
  * is reported and the others still finish. Returns the exit code: 1 if any input failed,
  * else 3 if any input failed a --threshold.
  */
-export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<number> {
+export async function scoreLadderCommand(s: CliSettings, io: CliIo, argv: readonly string[] = []): Promise<number> {
   for (const [flag, set] of [["--gpu-profile", s.gpuProfile], ["--timing", s.timing]] as const) {
     if (set) throw new VqError(`${flag} times one distorted input: give one -d with it`);
   }
@@ -29,6 +31,7 @@ export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<num
   let failed = 0;
   let belowThreshold = 0;
   const summaries: string[] = [];
+  const reported: ScoredRun[] = [];
   for (const [i, outcome] of outcomes.entries()) {
     const name = s.distorted[i]!;
     if (outcome.error) {
@@ -48,6 +51,18 @@ export async function scoreLadderCommand(s: CliSettings, io: CliIo): Promise<num
     for (const f of failures) io.stderr(`vq: ${thresholdFailureLine(f, s.precision, name)}\n`);
     if (failures.length) belowThreshold++;
     summaries.push(`${name}: ${summaryOf(s, result.pooled)}`);
+    if (s.report) reported.push({ distorted: name, json: resultText({ ...s, outputFormat: "json" }, result, result.frames / seconds), source: outputs?.[i] ?? "(not written: no -o)", result });
+  }
+  // --report: one page comparing the inputs that were scored (the report of one when only one was)
+  if (s.report && reported.length) {
+    try {
+      const { scoringReport } = await import("./report/scoring-report.ts");
+      writeAtomically(s.report, await scoringReport(reported, s, argv, `vq ${VERSION}`), "the report");
+    } catch (e) {
+      if (!isVqError(e)) throw e;
+      failed++;
+      io.stderr(`vq: ${e.message}\n`);
+    }
   }
   if (!outputs) io.stdout(summaries.map((l) => `${l}\n`).join(""));
   // libvmaf's closing lines, last on the terminal, one per distorted input

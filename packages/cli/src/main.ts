@@ -7,7 +7,6 @@ import { writeAtomically } from "./output/atomic-write.ts";
 import { gpuProfileTable } from "./diagnostics/gpu-profile.ts";
 import { modelSummaryLines } from "./output/model-summary.ts";
 import { resultText } from "./output/result-text.ts";
-import type { RunSettings } from "./report/report-data.ts";
 import { RunTiming, timingLine } from "./diagnostics/run-timing.ts";
 import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } from "./thresholds/threshold-check.ts";
@@ -70,7 +69,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   }
   // Before scoring: a threshold on a key the run does not write is an error.
   if (s.thresholds.length) checkThresholdMetrics(s.thresholds, await plannedScoreKeys({ features: s.features, models: s.models, noPrediction: s.noPrediction }));
-  if (s.distorted.length > 1) return scoreLadderCommand(s, io);
+  if (s.distorted.length > 1) return scoreLadderCommand(s, io, argv);
   const t0 = performance.now();
   const timing = s.timing ? new RunTiming() : undefined;
   const { progress, events } = runEvents(s, io, t0, (n) => timing?.mark(n));
@@ -108,51 +107,20 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   if (failures.length) return THRESHOLD_FAILED_EXIT_CODE;
 }
 
-/** `vq report RESULT.json [-o report.html]`: an HTML report of a JSON result written earlier. */
+/** `vq report A.json [B.json ...] [-o report.html]`: the report of one result written earlier, or the comparison of several. */
 async function report(argv: readonly string[], io: CliIo): Promise<void> {
   const r = parseReportArgs(argv);
   if (r.help) return io.stdout(REPORT_USAGE);
-  const [{ renderReport }, { readReportData }] = await reportModules();
-  const html = renderReport(readReportData(r.input!), `vq ${VERSION}`);
+  const [{ reportHtml }, { readReportData }] = await Promise.all([import("./report/report-html.ts"), import("./report/report-data.ts")]);
+  const html = await reportHtml(r.inputs.map(readReportData), `vq ${VERSION}`);
   if (r.output) writeAtomically(r.output, html, "the report");
   else io.stdout(html);
 }
 
-/** The HTML report's modules, loaded only for a report (not on a scoring run's way to its first score). */
-function reportModules() {
-  return Promise.all([import("./report/html-report.ts"), import("./report/report-data.ts")]);
-}
-
-/** The report of a scoring run: the JSON result as written, plus the command line's settings. */
+/** The report of a scoring run: the JSON result as written, plus the command line's settings. Loaded only for a report. */
 async function scoringReport(json: string, s: CliSettings, argv: readonly string[], result: { width: number; height: number; backend: string }): Promise<string> {
-  const [{ renderReport }, { parseReportData }] = await reportModules();
-  const run: RunSettings = {
-    reference: s.reference!,
-    distorted: s.distorted[0]!,
-    models: s.models,
-    noPrediction: s.noPrediction,
-    features: s.features.map((f) => {
-      const options = Object.entries(f.options).map(([k, v]) => `${k}=${v}`);
-      return options.length ? `${f.name}=${options.join(":")}` : f.name;
-    }),
-    backendRequested: s.backend,
-    backendUsed: result.backend,
-    width: result.width,
-    height: result.height,
-    threads: s.threads,
-    subsample: s.subsample,
-    frameCount: s.frameCount,
-    skipRef: s.skipRef,
-    skipDist: s.skipDist,
-    scale: s.scale,
-    commandLine: ["vq", ...argv].map(shellWord).join(" "),
-  };
-  return renderReport(parseReportData(JSON.parse(json), s.output ?? "standard output", run), `vq ${VERSION}`);
-}
-
-/** An argument as a POSIX shell reads it back. */
-function shellWord(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  const { scoringReport } = await import("./report/scoring-report.ts");
+  return scoringReport([{ distorted: s.distorted[0]!, json, source: s.output ?? "standard output", result }], s, argv, `vq ${VERSION}`);
 }
 
 

@@ -30,10 +30,24 @@ describe("the report of a libvmaf JSON result", () => {
     for (const k of features) expect(section("features")).toContain(`<path class="series" data-key="${k}"`);
   });
 
-  test("the worst frames are the lowest vmaf frames with their numbers", () => {
-    const expected = json.frames.map((f) => ({ frameNum: f.frameNum, vmaf: f.metrics.vmaf as number })).sort((a, b) => a.vmaf - b.vmaf || a.frameNum - b.frameNum);
-    const rows = [...section("worst").matchAll(/<tr><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td><td class="num">([^<]+)<\/td>/g)];
-    expect(rows.map((r) => [Number(r[2]), Number(r[3])])).toEqual(expected.slice(0, 10).map((e) => [e.frameNum, e.vmaf]));
+  test("the worst frames: only those below the mean, lowest first, the minimum marked, one precision", () => {
+    let listed = 0;
+    for (const p of pairs) {
+      const j = goldenOutput(goldenRun(p, "all"), false);
+      const out = renderReport(readReportData(goldenPath(goldenRun(p, "all").output)), "vq test");
+      const worst = out.slice(out.indexOf('<section id="worst">'), out.indexOf("</section>", out.indexOf('<section id="worst">')));
+      const mean = j.pooled_metrics.vmaf!.mean as number;
+      const below = j.frames.map((f) => ({ frameNum: f.frameNum, vmaf: f.metrics.vmaf as number })).filter((f) => f.vmaf < mean);
+      below.sort((a, b) => a.vmaf - b.vmaf || a.frameNum - b.frameNum);
+      const rows = [...worst.matchAll(/<tr( class="minimum")?><td class="num">\d+<\/td><td class="num frame">(\d+)( <span class="min-mark"[^>]*>minimum<\/span>)?<\/td><td class="num">([^<]+)<\/td><td class="num">([^<]+)<\/td>/g)];
+      expect(rows.map((r) => [Number(r[2]), r[4], r[5]]), p.pair).toEqual(below.slice(0, 10).map((b) => [b.frameNum, b.vmaf.toFixed(3), (b.vmaf - mean).toFixed(3)]));
+      const min = Math.min(...j.frames.map((f) => f.metrics.vmaf as number));
+      expect(rows.filter((r) => r[3]).map((r) => Number(r[2])), p.pair).toEqual(below.filter((b) => b.vmaf === min).slice(0, 10).map((b) => b.frameNum));
+      expect(rows.every((r) => Boolean(r[1]) === Boolean(r[3]))).toBe(true);
+      if (!below.length) expect(worst).toContain("No frame is below the <code>vmaf</code> mean");
+      listed += rows.length;
+    }
+    expect(listed).toBeGreaterThan(pairs.length);
   });
 
   test("the pooled table has every pooled key with the JSON's numbers; null shows as null", () => {
@@ -62,16 +76,26 @@ describe("the report of a libvmaf JSON result", () => {
 
   test("self-contained: nothing is loaded from anywhere", () => {
     const withoutSvgNamespace = html.replaceAll('xmlns="http://www.w3.org/2000/svg"', "");
-    expect(withoutSvgNamespace).not.toMatch(/https?:\/\/|<link|<img|<iframe|@import|url\(|\ssrc=/i);
+    expect(withoutSvgNamespace).not.toMatch(/https?:\/\/|<link|<iframe|@import|url\(/i);
+    // pictures only inline (thumbnails are data: URIs)
+    expect(withoutSvgNamespace).not.toMatch(/\ssrc="(?!data:image\/png;base64,)/i);
   });
 });
 
 describe("the report of other results", () => {
-  test("a bootstrap model: every vmaf* key in the main chart, members drawn thin", () => {
+  test("a bootstrap model: its keys in the main chart, members drawn thin, the interval a band", () => {
     const d = readReportData(goldenPath(goldenRun(pairs[0]!, "vmaf_b_v0.6.3").output));
     const out = renderReport(d, "vq test");
-    for (const k of d.modelKeys) expect(out).toMatch(new RegExp(`<path class="series( minor)?" data-key="${k}"`));
+    const interval = ["vmaf_ci_p95_lo", "vmaf_ci_p95_hi"];
+    for (const k of d.modelKeys.filter((k) => !interval.includes(k))) expect(out).toMatch(new RegExp(`<path class="series( minor)?" data-key="${k}"`));
+    for (const k of interval) expect(out).not.toContain(`<path class="series" data-key="${k}"`);
     expect(out).toContain('<path class="series minor" data-key="vmaf_0001"');
+    // one closed outline over every frame (no nulls): along the top (hi), back along the bottom (lo)
+    const band = out.match(/<path class="band" data-key="vmaf 95% CI" fill="#[0-9a-f]+" d="([^"]+)">/)?.[1];
+    expect(band).toBeDefined();
+    expect(band!.match(/[ML]/g)!.length).toBe(2 * d.frameNums.length);
+    expect(band!.endsWith("Z")).toBe(true);
+    expect(out).toContain('<input type="checkbox" checked data-key="vmaf 95% CI">');
   });
 
   test("features only (-n): no VMAF chart, the first key ranks the worst frames", () => {

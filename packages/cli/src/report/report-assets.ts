@@ -25,6 +25,9 @@ svg.plot .axis text { fill: var(--muted); }
 svg.plot .axis-title { font-style: italic; }
 svg.plot path.series { fill: none; stroke-width: 1.8; stroke-linejoin: round; stroke-linecap: round; }
 svg.plot path.series.minor { stroke-width: 1; stroke-opacity: 0.45; }
+svg.plot path.band { fill-opacity: 0.2; stroke: none; }
+svg.plot .markers circle { stroke: #fff; stroke-width: 1.5; }
+svg.plot .point-label { fill: var(--fg); font-size: 12px; }
 svg.plot .worst circle { fill: none; stroke: #d1242f; stroke-width: 1.6; }
 svg.plot .cursor { stroke: #6e7781; stroke-dasharray: 3 3; }
 svg.plot .empty { fill: var(--muted); font-size: 13px; }
@@ -32,7 +35,19 @@ svg.plot .empty { fill: var(--muted); font-size: 13px; }
 .legend label { display: inline-flex; align-items: center; gap: 5px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .legend input { display: none; margin: 0; }
 .js .legend input { display: inline; }
-.swatch { display: inline-block; width: 14px; height: 3px; border-radius: 2px; }
+.swatch { display: inline-block; width: 14px; height: 3px; border-radius: 2px; vertical-align: middle; }
+.swatch.band { height: 9px; opacity: 0.35; }
+h2 .swatch { width: 18px; height: 5px; }
+.min-mark { display: inline-block; margin-left: 6px; padding: 0 5px; border-radius: 8px; background: #d1242f; color: #fff; font: 600 10.5px system-ui, sans-serif; vertical-align: 1px; }
+tr.minimum td { background: #fff4f2; }
+td.thumbs { white-space: nowrap; padding-left: 14px; }
+figure.thumb { display: inline-block; margin: 2px 8px 2px 0; padding: 0; background: none; border: 0; }
+td.frame, th.num { white-space: nowrap; }
+figure.thumb img { display: block; max-width: 176px; height: auto; border: 1px solid var(--line); }
+figure.thumb figcaption { display: block; color: var(--muted); font-size: 11px; }
+details { margin: 10px 0; }
+details summary { cursor: pointer; color: var(--accent); }
+ul.note { margin: 4px 0; padding-left: 20px; }
 .readout { min-height: 1.5em; color: var(--muted); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; margin-top: 4px; }
 .note { color: #8a4b00; margin: 4px 0; }
 .features { display: grid; grid-template-columns: repeat(auto-fill, minmax(380px, 1fr)); gap: 12px; }
@@ -60,7 +75,8 @@ export const REPORT_SCRIPT = `
   document.querySelectorAll(".legend input[data-key]").forEach(function (box) {
     box.addEventListener("change", function () {
       var key = box.getAttribute("data-key");
-      svg.querySelectorAll("[data-key]").forEach(function (el) {
+      // every chart: a run hidden on the per-frame chart leaves the distribution too
+      document.querySelectorAll("svg.plot [data-key]").forEach(function (el) {
         if (el.getAttribute("data-key") === key) el.style.display = box.checked ? "" : "none";
       });
     });
@@ -90,6 +106,10 @@ export const REPORT_SCRIPT = `
     });
     svg.addEventListener("mouseleave", function () { cursor.setAttribute("visibility", "hidden"); });
   }
+  // Pictures are inline PNGs: once the page has loaded, each says whether it decoded.
+  window.addEventListener("load", function () {
+    document.querySelectorAll("img").forEach(function (img) { img.setAttribute("data-decoded", img.naturalWidth > 0 ? "true" : "false"); });
+  });
   root.setAttribute("data-ready", "true");
 })();
 `;

@@ -43,6 +43,10 @@ export interface RunSettings {
   skipRef: number;
   skipDist: number;
   scale: boolean;
+  /** Raw .yuv inputs' format, to read them again for thumbnails. */
+  raw?: { width: number; height: number; pixelFormat: string; bitDepth: number };
+  /** The ffmpeg binary the run used (`--ffmpeg`). */
+  ffmpeg?: string;
   /** The full command line, to repeat the run. */
   commandLine: string;
 }
@@ -159,6 +163,18 @@ export function worstFrames(data: ReportData, key: string, n: number): RankedFra
   });
   ranked.sort((a, b) => a.value - b.value || a.frameNum - b.frameNum);
   return ranked.slice(0, n);
+}
+
+/**
+ * A bootstrap model's confidence interval around `key` (`vmaf_ci_p95_lo` / `_hi` for
+ * `vmaf`), when the file has both ends; `level` is the percentage in the key.
+ */
+export function confidenceInterval(data: ReportData, key: string): { lo: string; hi: string; level: string } | undefined {
+  for (const lo of data.keys) {
+    const m = lo.startsWith(`${key}_ci_p`) ? /^_ci_p(\d+)_lo$/.exec(lo.slice(key.length)) : null;
+    if (m && data.keys.includes(`${key}_ci_p${m[1]}_hi`)) return { lo, hi: `${key}_ci_p${m[1]}_hi`, level: m[1]! };
+  }
+  return undefined;
 }
 
 /** How many frames have `null` for `key`. */

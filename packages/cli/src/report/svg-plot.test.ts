@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { niceTicks, nullRuns, pathData, renderPlot, tickLabel } from "./svg-plot.ts";
+import { bandPath, niceTicks, nullRuns, pathData, renderPlot, tickLabel } from "./svg-plot.ts";
 
 const commands = (d: string) => d.match(/[ML][^ML]*/g) ?? [];
 
@@ -94,5 +94,27 @@ describe("renderPlot", () => {
   test("a single frame still draws a point", () => {
     const svg = renderPlot({ frameNums: [7], width: 400, height: 150, label: "p", series: [{ key: "vmaf", values: [50], color: "#000" }] });
     expect(svg).toMatch(/d="M[\d.]+ [\d.]+h0"/);
+  });
+});
+
+describe("bandPath", () => {
+  test("one closed outline per run of finite frames: along the top, back along the bottom", () => {
+    const d = bandPath([0, 10, 20, 30], [5, 6, undefined, 8], [1, 2, 3, 4]);
+    // SVG y grows downwards: the top edge is the smaller of the two
+    expect(d).toBe("M0.0 1.0L10.0 2.0L10.0 6.0L0.0 5.0ZM30.0 4.0L31.0 4.0L31.0 8.0L30.0 8.0Z");
+  });
+
+  test("more points than pixels: one top and one bottom point per column, the envelope kept", () => {
+    const n = 50_000;
+    const xs = Array.from({ length: n }, (_, i) => (i / n) * 300);
+    const mid = xs.map((_, i) => 100 + Math.sin(i / 40) * 30);
+    const lo = mid.map((m, i) => m + 5 + (i === 12_345 ? 50 : 0));
+    const hi = mid.map((m) => m - 5);
+    const d = bandPath(xs, lo, hi);
+    const points = d.match(/[ML][^MLZ]*/g)!;
+    expect(points.length).toBeLessThanOrEqual(2 * 301);
+    const ys = points.map((p) => Number(p.slice(1).split(" ")[1]));
+    expect(Math.max(...ys)).toBeCloseTo(Math.max(...lo), 1);
+    expect(Math.min(...ys)).toBeCloseTo(Math.min(...hi), 1);
   });
 });

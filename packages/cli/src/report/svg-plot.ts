@@ -5,12 +5,27 @@ export interface PlotSeries {
   /** One value per frame of the plot; null or undefined leaves a gap. */
   values: readonly (number | null | undefined)[];
   color: string;
+  /** The x of each value when this series has its own frames (runs overlaid); default: the plot's frameNums. */
+  frameNums?: readonly number[];
+}
+
+/** A filled range per frame (a confidence interval) drawn under the lines. */
+export interface PlotBand {
+  /** The legend key that shows and hides it (the series it surrounds). */
+  key: string;
+  lo: readonly (number | null | undefined)[];
+  hi: readonly (number | null | undefined)[];
+  color: string;
+  frameNums?: readonly number[];
+  /** Accessible name (`vmaf 95% confidence interval`). */
+  label: string;
 }
 
 export interface PlotOptions {
-  /** The x of every value (frame numbers, increasing). */
+  /** The frames the x axis spans (frame numbers, increasing), and the x of every series without its own. */
   frameNums: readonly number[];
   series: readonly PlotSeries[];
+  bands?: readonly PlotBand[];
   width: number;
   height: number;
   /** Accessible name of the chart. */
@@ -107,12 +122,48 @@ export function nullRuns(values: readonly (number | null | undefined)[]): [numbe
   return runs;
 }
 
+/**
+ * SVG path data of a filled band between `lo` and `hi`, one closed subpath per run of
+ * frames where both are finite. With more points than pixels each pixel column keeps the
+ * lowest `lo` and the highest `hi`, so the band's size is bounded and its extent exact.
+ */
+export function bandPath(xs: readonly number[], lo: readonly (number | undefined)[], hi: readonly (number | undefined)[]): string {
+  const out: string[] = [];
+  let run: { x: number; lo: number; hi: number }[] = [];
+  const close = () => {
+    if (run.length) {
+      const top = run.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.hi.toFixed(1)}`);
+      const bottom = [...run].reverse().map((p) => `L${p.x.toFixed(1)} ${p.lo.toFixed(1)}`);
+      // A lone frame still shows: a sliver a pixel wide.
+      if (run.length === 1) top.push(`L${(run[0]!.x + 1).toFixed(1)} ${run[0]!.hi.toFixed(1)}`, `L${(run[0]!.x + 1).toFixed(1)} ${run[0]!.lo.toFixed(1)}`);
+      out.push(`${top.join("")}${bottom.join("")}Z`);
+    }
+    run = [];
+  };
+  xs.forEach((x, i) => {
+    const l = lo[i];
+    const h = hi[i];
+    if (l === undefined || h === undefined || !Number.isFinite(l) || !Number.isFinite(h)) return close();
+    const last = run[run.length - 1];
+    // SVG y grows downwards: the band's top is the smaller y.
+    const top = Math.min(l, h);
+    const bottom = Math.max(l, h);
+    if (last && Math.round(last.x) === Math.round(x)) {
+      last.hi = Math.min(last.hi, top);
+      last.lo = Math.max(last.lo, bottom);
+    } else run.push({ x, hi: top, lo: bottom });
+  });
+  close();
+  return out.join("");
+}
+
 /** A line chart of per-frame scores, as inline SVG (no script needed to see it). */
 export function renderPlot(o: PlotOptions): string {
   const { width, height, frameNums } = o;
   const plotH = height - MARGIN.top - MARGIN.bottom;
-  const finite = o.series.flatMap((s) => s.values.filter((v): v is number => typeof v === "number" && Number.isFinite(v)));
-  const y = niceTicks(finite.length ? Math.min(...finite) : 0, finite.length ? Math.max(...finite) : 1, Math.max(2, Math.round(plotH / 45)));
+  const isFinite = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
+  const finite = [...o.series.flatMap((s) => s.values.filter(isFinite)), ...(o.bands ?? []).flatMap((b) => [...b.lo.filter(isFinite), ...b.hi.filter(isFinite)])];
+  const y = niceTicks(finite.length ? finite.reduce((a, b) => Math.min(a, b)) : 0, finite.length ? finite.reduce((a, b) => Math.max(a, b)) : 1, Math.max(2, Math.round(plotH / 45)));
   const yLabels = y.ticks.map((t) => tickLabel(t, y.step));
   // Scores that barely move (1.0000007 ± 1e-7) need long labels: the plot starts after them.
   const left = Math.ceil(Math.max(...yLabels.map((l) => l.length)) * LABEL_CHAR_WIDTH + 12);
@@ -122,6 +173,7 @@ export function renderPlot(o: PlotOptions): string {
   const sx = (f: number) => marginLeft + ((f - x.lo) / (x.hi - x.lo)) * plotW;
   const sy = (v: number) => MARGIN.top + (1 - (v - y.lo) / (y.hi - y.lo)) * plotH;
   const xs = frameNums.map(sx);
+  const xsOf = (own: readonly number[] | undefined) => (own ? own.map(sx) : xs);
 
   const parts: string[] = [];
   parts.push(`<svg class="plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.label)}" data-left="${marginLeft}" data-right="${width - MARGIN.right}" data-x0="${x.lo}" data-x1="${x.hi}">`);
@@ -137,23 +189,31 @@ export function renderPlot(o: PlotOptions): string {
   // one mark per run of null frames keeps long runs small.
   const nullMarks: string[] = [];
   for (const s of o.series) {
+    const f = s.frameNums ?? frameNums;
+    const sxs = xsOf(s.frameNums);
     for (const [a, b] of nullRuns(s.values)) {
-      const frames = a === b ? `frame ${frameNums[a]}` : `frames ${frameNums[a]} to ${frameNums[b]}`;
-      nullMarks.push(`<rect class="null-mark" data-key="${escapeHtml(s.key)}" x="${(xs[a]! - 2).toFixed(1)}" y="${MARGIN.top}" width="${(xs[b]! - xs[a]! + 4).toFixed(1)}" height="6" fill="${s.color}"><title>${escapeHtml(s.key)}: null (infinite) at ${frames}</title></rect>`);
+      const frames = a === b ? `frame ${f[a]}` : `frames ${f[a]} to ${f[b]}`;
+      nullMarks.push(`<rect class="null-mark" data-key="${escapeHtml(s.key)}" x="${(sxs[a]! - 2).toFixed(1)}" y="${MARGIN.top}" width="${(sxs[b]! - sxs[a]! + 4).toFixed(1)}" height="6" fill="${s.color}"><title>${escapeHtml(s.key)}: null (infinite) at ${frames}</title></rect>`);
     }
   }
   if (!finite.length) parts.push(`<text class="empty" x="${marginLeft + plotW / 2}" y="${MARGIN.top + plotH / 2}" text-anchor="middle">no finite values</text>`);
+  const scaled = (values: readonly (number | null | undefined)[]) => values.map((v) => (typeof v === "number" ? sy(v) : undefined));
+  for (const b of o.bands ?? []) {
+    parts.push(`<path class="band" data-key="${escapeHtml(b.key)}" fill="${b.color}" d="${bandPath(xsOf(b.frameNums), scaled(b.lo), scaled(b.hi))}"><title>${escapeHtml(b.label)}</title></path>`);
+  }
   for (const s of o.series) {
-    const d = pathData(xs, s.values.map((v) => (typeof v === "number" ? sy(v) : undefined)));
+    const d = pathData(xsOf(s.frameNums), scaled(s.values));
     parts.push(`<path class="series" data-key="${escapeHtml(s.key)}" stroke="${s.color}" d="${d}"><title>${escapeHtml(s.key)}</title></path>`);
   }
   parts.push(...nullMarks);
   const first = o.series[0];
   if (first && o.highlight?.length) {
+    const fxs = xsOf(first.frameNums);
+    const f = first.frameNums ?? frameNums;
     parts.push(`<g class="worst">`);
     for (const i of o.highlight) {
       const v = first.values[i];
-      if (typeof v === "number") parts.push(`<circle cx="${xs[i]!.toFixed(1)}" cy="${sy(v).toFixed(1)}" r="4"><title>frame ${frameNums[i]}: ${escapeHtml(first.key)} ${v}</title></circle>`);
+      if (typeof v === "number") parts.push(`<circle cx="${fxs[i]!.toFixed(1)}" cy="${sy(v).toFixed(1)}" r="4"><title>frame ${f[i]}: ${escapeHtml(first.key)} ${v}</title></circle>`);
     }
     parts.push(`</g>`);
   }
