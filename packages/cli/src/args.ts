@@ -1,5 +1,6 @@
 import { PIXEL_FORMATS, POOL_MODES, VqError, type PixelFormat, type PoolMode } from "@vq/core";
-import { FEATURE_NAMES, parseFeatureString, parseModelArgument, type Backend, type FeatureRequest } from "@vq/score";
+import { FEATURE_NAMES, parseFeatureString, parseModelArgument, SCALERS, type Backend, type FeatureRequest, type Scaler } from "@vq/score";
+import { parseAlignArgument } from "./align-argument.ts";
 import { parseThreshold, type Threshold } from "./thresholds/threshold-expression.ts";
 
 export type { Backend, FeatureRequest };
@@ -32,6 +33,14 @@ export interface CliSettings {
   version: boolean;
   ffmpeg?: string;
   scale: boolean;
+  /** Convert the distorted video to the reference's format and frame rate (ffmpeg). */
+  conform: boolean;
+  /** swscale's algorithm for --scale and --conform. */
+  scaler: Scaler;
+  /** --align auto[=N]: the ±N frames searched for the inputs' offset. */
+  align?: number;
+  /** Different lengths are an error. */
+  strictLength: boolean;
   /** Print GPU time per kernel pass (timestamp queries) to stderr. */
   gpuProfile: boolean;
   timing: boolean;
@@ -74,6 +83,10 @@ const SPECS: Spec[] = [
   { long: "help", value: false },
   { long: "ffmpeg", value: true },
   { long: "scale", value: false },
+  { long: "conform", value: false },
+  { long: "scaler", value: true },
+  { long: "align", value: true },
+  { long: "strict-length", value: false },
   { long: "gpu-profile", value: false },
   { long: "timing", value: false },
   { long: "report", value: true },
@@ -138,7 +151,16 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --frame_skip_dist N     skip the first N distorted frames
       --subsample N           write and pool every N-th frame
       --threads N             CPU worker threads
-      --scale                 scale the distorted video to the reference's size (ffmpeg, bicubic)
+      --scale                 scale the distorted video to the reference's size (ffmpeg)
+      --conform               convert the distorted video to the reference's size, bit depth,
+                              chroma subsampling and frame rate (ffmpeg; filters in docs/getting-started.md);
+                              without it a mismatch is an error
+      --scaler bicubic|lanczos|bilinear|neighbor
+                              the scaling algorithm of --scale and --conform (default bicubic)
+      --align auto[=N]        find the offset between the inputs within ±N frames (default 30)
+                              and skip frames as --frame_skip_ref/--frame_skip_dist would
+      --strict-length         inputs of different lengths are an error (default: score the
+                              common part and warn)
       --gpu-profile           print the GPU time of every kernel pass per frame (timestamp queries)
       --timing                print when the first frame was scored (from process start) and
                               the steady rate: the frames of the run's second half over their time
@@ -164,7 +186,7 @@ export function parseFeatureArgument(arg: string): FeatureRequest {
 }
 
 export function parseArgs(argv: readonly string[]): CliSettings {
-  const s: CliSettings = { distorted: [], features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, gpuProfile: false, timing: false, pool: "libvmaf", thresholds: [] };
+  const s: CliSettings = { distorted: [], features: [], models: [], noPrediction: false, quiet: false, backend: "auto", precision: 6, skipRef: 0, skipDist: 0, subsample: 1, threads: 1, help: false, version: false, scale: false, conform: false, scaler: "bicubic", strictLength: false, gpuProfile: false, timing: false, pool: "libvmaf", thresholds: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let spec: Spec | undefined;
@@ -277,6 +299,19 @@ export function parseArgs(argv: readonly string[]): CliSettings {
       case "scale":
         s.scale = true;
         break;
+      case "conform":
+        s.conform = true;
+        break;
+      case "scaler":
+        if (!SCALERS.includes(v as Scaler)) throw new VqError(`invalid argument "${v}" for --scaler: expected ${SCALERS.join(", ")}`);
+        s.scaler = v as Scaler;
+        break;
+      case "align":
+        s.align = parseAlignArgument(v);
+        break;
+      case "strict-length":
+        s.strictLength = true;
+        break;
       case "gpu-profile":
         s.gpuProfile = true;
         break;
@@ -298,6 +333,7 @@ export function parseArgs(argv: readonly string[]): CliSettings {
   if (s.help || s.version) return s;
   if (!s.reference) throw new VqError("the reference video (-r/--reference) is required");
   if (!s.distorted.length) throw new VqError("the distorted video (-d/--distorted) is required");
+  if (s.align !== undefined && (s.skipRef || s.skipDist)) throw new VqError("--align auto finds the frame skips itself: give it without --frame_skip_ref and --frame_skip_dist");
   return s;
 }
 

@@ -8,6 +8,7 @@ import { gpuProfileTable } from "./diagnostics/gpu-profile.ts";
 import { modelSummaryLines } from "./output/model-summary.ts";
 import { resultText } from "./output/result-text.ts";
 import { RunTiming, timingLine } from "./diagnostics/run-timing.ts";
+import type { ScoredRun } from "./report/scoring-report.ts";
 import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } from "./thresholds/threshold-check.ts";
 import { checkThresholdMetrics } from "./thresholds/threshold-expression.ts";
@@ -73,7 +74,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   const t0 = performance.now();
   const timing = s.timing ? new RunTiming() : undefined;
   const { progress, events } = runEvents(s, io, t0, (n) => timing?.mark(n));
-  const run = score({ ...scoreRequestFor(s), distorted: s.distorted[0]!, profileGpu: s.gpuProfile }, events);
+  const align = s.align === undefined ? undefined : { search: s.align };
+  const run = score({ ...scoreRequestFor(s), distorted: s.distorted[0]!, align, profileGpu: s.gpuProfile }, events);
   for await (const frame of run) {
     // a frame is scored when it comes out here (progress counts frames read and sent)
     timing?.scored(frame.frameNum + 1);
@@ -118,7 +120,7 @@ async function report(argv: readonly string[], io: CliIo): Promise<void> {
 }
 
 /** The report of a scoring run: the JSON result as written, plus the command line's settings. Loaded only for a report. */
-async function scoringReport(json: string, s: CliSettings, argv: readonly string[], result: { width: number; height: number; backend: string }): Promise<string> {
+async function scoringReport(json: string, s: CliSettings, argv: readonly string[], result: ScoredRun["result"]): Promise<string> {
   const { scoringReport } = await import("./report/scoring-report.ts");
   return scoringReport([{ distorted: s.distorted[0]!, json, source: s.output ?? "standard output", result }], s, argv, `vq ${VERSION}`);
 }

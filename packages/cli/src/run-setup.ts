@@ -24,6 +24,9 @@ export function scoreRequestFor(s: CliSettings): Omit<ScoreRequest, "distorted">
     skipDist: s.skipDist,
     ffmpeg: s.ffmpeg,
     scaleDistorted: s.scale,
+    conform: s.conform,
+    scaler: s.scaler,
+    strictLength: s.strictLength,
     // thresholds may test median, stdev or percentiles; the outputs still follow --pool
     pool: s.thresholds.length ? "extended" : s.pool,
   };

@@ -1,6 +1,10 @@
 export { score, scoreRequestSchema } from "./score.ts";
 export type { FrameScores, PooledStatistics, ScoreEvents, ScoreRequest, ScoreRun, ScoreSummary } from "./score.ts";
 export { plannedScoreKeys } from "./score-keys.ts";
+export { DEFAULT_ALIGN_SEARCH } from "./alignment.ts";
+export type { Alignment } from "./alignment.ts";
+export { SCALERS } from "./conform.ts";
+export type { Scaler } from "./conform.ts";
 export { parseFeatureString } from "./feature-request.ts";
 export type { FeatureRequest } from "./feature-request.ts";
 export { catalogueEntry, EXTRACTORS } from "./catalogue.ts";

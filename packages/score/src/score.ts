@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { CompositeBackend, needsFfmpeg, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
+import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
 import { chooseBackend } from "./backend.ts";
+import { changesRate, SCALERS } from "./conform.ts";
+import { prepareDistorted } from "./distorted-input.ts";
 import { parseFeatureString, type FeatureRequest } from "./feature-request.ts";
 import { resolveFeatures, type ResolvedFeature } from "./features.ts";
 import { loadModels, modelFeatureRequests } from "./models.ts";
 import { FrameQueue } from "./frame-queue.ts";
 import { RunOutput } from "./run-output.ts";
+import { RepeatedFrames } from "./repeated-frames.ts";
 
 const optionValue = z.union([z.string(), z.number(), z.boolean()]);
 export const input = z.union([z.string().min(1), z.custom<VideoReader>((v) => typeof (v as VideoReader)?.read === "function", "a path or a VideoReader")]);
@@ -30,8 +34,16 @@ export const scoreRequestSchema = z.strictObject({
   skipDist: z.number().int().min(0).default(0),
   /** The ffmpeg binary used for inputs other than Y4M and raw YUV. */
   ffmpeg: z.string().min(1).optional(),
-  /** Scale the distorted video to the reference's size (through ffmpeg, bicubic). */
+  /** Scale the distorted video to the reference's size (through ffmpeg, with `scaler`). */
   scaleDistorted: z.boolean().default(false),
+  /** Convert the distorted video to the reference's size, bit depth, subsampling and frame rate (through ffmpeg); without it they must match. */
+  conform: z.boolean().default(false),
+  /** swscale's algorithm for scaleDistorted and conform. */
+  scaler: z.enum(SCALERS).default("bicubic"),
+  /** Find the offset between the inputs within ±search frames and skip frames as libvmaf's --frame_skip_ref/_dist would. */
+  align: z.strictObject({ search: z.number().int().min(1).max(10000).default(DEFAULT_ALIGN_SEARCH) }).optional(),
+  /** Inputs of different lengths are an error instead of a warning (the common part is scored). */
+  strictLength: z.boolean().default(false),
   /** Time every GPU kernel pass with timestamp queries (ScoreSummary.gpuTimeNs). */
   profileGpu: z.boolean().default(false),
   /** "extended": ScoreSummary.pooled also has median, stdev, p1, p5 and p95. */
@@ -61,12 +73,14 @@ export interface ScoreSummary {
   gpuTimeNs?: Record<string, number>;
   /** With `profileGpu`: summed over batches, first kernel pass start to last pass end (gaps included), in ns. */
   gpuSpanNs?: number;
+  /** With `align`: the offset found (skipRef/skipDist are the frame skips the run applied). */
+  alignment?: Alignment;
 }
 
 export interface ScoreEvents {
   /** Progress: frames read and scheduled so far, and the total when the inputs tell it. */
   onProgress?: (framesDone: number, total?: number) => void;
-  /** Things the user should know (CPU fallback, inputs of different length). */
+  /** Things the user should know (CPU fallback, inputs of different length, the alignment found, repeated frames). */
   onNote?: (message: string) => void;
 }
 
@@ -80,8 +94,8 @@ export async function openInput(source: string | VideoReader, raw: ParsedScoreRe
 }
 
 /** The distorted input opened to match the reference's size when scaling was asked for. */
-export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "scaleDistorted">, ref: PictureFormat): Promise<VideoReader> {
-  return openInput(source, r.raw, { ffmpeg: r.ffmpeg, scaleTo: r.scaleDistorted ? { width: ref.width, height: ref.height } : undefined });
+export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "scaleDistorted" | "scaler">, ref: PictureFormat): Promise<VideoReader> {
+  return openInput(source, r.raw, { ffmpeg: r.ffmpeg, scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref.width, height: ref.height } : undefined });
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): z.infer<S> {
@@ -157,19 +171,27 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
   const { models, features } = plan;
   const readers: VideoReader[] = [];
   try {
-    readers.push(await openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg }));
-    readers.push(await openDistorted(r.distorted, r, readers[0]!.format));
+    const openRef = () => openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg });
+    readers.push(await openRef());
+    const openDist = () => openDistorted(r.distorted, r, readers[0]!.format);
+    readers.push(await openDist());
+    const reopen = { reference: typeof r.reference === "string" ? openRef : undefined, distorted: typeof r.distorted === "string" ? openDist : undefined };
+    const prepared = await prepareDistorted(readers[0]!, readers[1]!, reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: r.ffmpeg }, events.onNote);
+    readers[1] = prepared.reader;
+    const { skipRef, skipDist } = prepared;
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu });
     for (const n of notes) events.onNote?.(n);
-    const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - r.skipDist], r.frameCount);
+    const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - skipDist], r.frameCount);
     const expected = expectedFeatures(plan, ref.format);
     const output = new RunOutput(models, expected, r.subsample, r.pool, emit);
-    const result = await scoreVideos(ref, dist, backend, {
+    const repeated = new RepeatedFrames(ref, dist);
+    const result = await scoreVideos(repeated.ref, repeated.dist, backend, {
       frameCount: r.frameCount,
-      skipRef: r.skipRef,
-      skipDist: r.skipDist,
+      skipRef,
+      skipDist,
+      strictLength: r.strictLength,
       // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
       featureOrder: backend instanceof CompositeBackend ? [...expected, ...modelScoreKeys(models)] : undefined,
       onWarning: events.onNote,
@@ -178,10 +200,14 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
         output.handOut(c, n, false);
       },
     });
+    // A rate raised by conform repeats frames by design.
+    const repeats = changesRate(prepared.filters) ? undefined : repeated.warning(skipRef, skipDist, result.frames);
+    if (repeats) events.onNote?.(repeats);
     return {
       ...output.summary(result.collector, result.frames, result.format, backend.name),
       gpuTimeNs: r.profileGpu && gpuBackend ? Object.fromEntries(gpuBackend.runner.gpuTimeNs) : undefined,
       gpuSpanNs: r.profileGpu && gpuBackend ? gpuBackend.runner.gpuSpanNs : undefined,
+      alignment: prepared.alignment,
     };
   } finally {
     for (const reader of readers) await reader.close();

@@ -42,11 +42,15 @@ export interface RunSettings {
   frameCount?: number;
   skipRef: number;
   skipDist: number;
+  /** With --align auto: how the skips were found. */
+  alignment?: string;
   scale: boolean;
   /** Raw .yuv inputs' format, to read them again for thumbnails. */
   raw?: { width: number; height: number; pixelFormat: string; bitDepth: number };
   /** The ffmpeg binary the run used (`--ffmpeg`). */
   ffmpeg?: string;
+  conform?: boolean;
+  scaler?: string;
   /** The full command line, to repeat the run. */
   commandLine: string;
 }

@@ -105,7 +105,9 @@ export function settingsTable(data: ReportData, inputs?: RunInputs): string {
     if (run.subsample > 1) rows.push(["subsample", String(run.subsample)]);
     if (run.frameCount !== undefined) rows.push(["frame_cnt", String(run.frameCount)]);
     if (run.skipRef || run.skipDist) rows.push(["frames skipped", `reference ${run.skipRef}, distorted ${run.skipDist}`]);
-    if (run.scale) rows.push(["scale", "distorted scaled to the reference's size"]);
+    if (run.alignment) rows.push(["alignment", run.alignment]);
+    if (run.scale) rows.push(["scale", `distorted scaled to the reference's size (${run.scaler ?? "bicubic"})`]);
+    if (run.conform) rows.push(["conform", `distorted converted to the reference's format and frame rate where they differ (${run.scaler ?? "bicubic"})`]);
   }
   const rate = inputs?.rate;
   if (rate) {

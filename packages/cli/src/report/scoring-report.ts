@@ -1,3 +1,4 @@
+import type { Alignment } from "@vq/score";
 import type { CliSettings } from "../args.ts";
 import { parseReportData, type RunSettings } from "./report-data.ts";
 import { reportHtml } from "./report-html.ts";
@@ -15,7 +16,8 @@ export interface ScoredRun {
   json: string;
   /** Where that result went (`-o` path, or "standard output"), named in the report. */
   source: string;
-  result: { width: number; height: number; backend: string };
+  /** `alignment`: what --align auto found. */
+  result: { width: number; height: number; backend: string; alignment?: Alignment };
 }
 
 /** The command line's settings for one distorted input, as the report shows them. */
@@ -36,13 +38,23 @@ export function scoringRunSettings(s: CliSettings, argv: readonly string[], run:
     threads: s.threads,
     subsample: s.subsample,
     frameCount: s.frameCount,
-    skipRef: s.skipRef,
-    skipDist: s.skipDist,
+    // the skips --align found, or those given
+    skipRef: run.result.alignment?.skipRef ?? s.skipRef,
+    skipDist: run.result.alignment?.skipDist ?? s.skipDist,
+    alignment: run.result.alignment && alignmentSetting(run.result.alignment),
     scale: s.scale,
+    conform: s.conform,
+    scaler: s.scaler,
     raw: s.width !== undefined && s.height !== undefined && s.pixelFormat !== undefined && s.bitDepth !== undefined ? { width: s.width, height: s.height, pixelFormat: s.pixelFormat, bitDepth: s.bitDepth } : undefined,
     ffmpeg: s.ffmpeg,
     commandLine: ["vq", ...argv].map(shellWord).join(" "),
   };
+}
+
+/** The report's line for --align: what was searched and found. */
+function alignmentSetting(a: Alignment): string {
+  const psnr = Number.isFinite(a.psnr) ? `${a.psnr.toFixed(1)} dB` : "identical frames";
+  return `auto (±${a.search} frames): skips reference ${a.skipRef}, distorted ${a.skipDist} (thumbnail luma PSNR ${psnr}, the better half of ${a.frames} frame pairs)`;
 }
 
 /**

@@ -66,6 +66,14 @@ export interface ScoreOptions {
   onFrame?: (framesDone: number, collector: FeatureCollector) => void;
   /** Said when the inputs have different lengths (the common prefix is scored). */
   onWarning?: (message: string) => void;
+  /** Different lengths (after the skips, within frameCount) are an error instead (--strict-length). */
+  strictLength?: boolean;
+}
+
+/** Inputs of different lengths: a warning (the common part is scored), or the error of --strict-length. */
+function differentLengths(ended: string, other: string, frames: number, options: ScoreOptions): void {
+  if (options.strictLength) throw new VqError(`${ended} ended before ${other} (${frames} frames in common) and --strict-length asks for equal lengths`);
+  options.onWarning?.(`${ended} ended before ${other}: scored the first ${frames} frames`);
 }
 
 export interface ScoreResult {
@@ -121,7 +129,7 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
         if (d) dist.release(d);
         if (r || d) {
           const [ended, other] = r ? [dist.name, ref.name] : [ref.name, dist.name];
-          options.onWarning?.(`${ended} ended before ${other}: scored the first ${index} frames`);
+          differentLengths(ended, other, index, options);
         }
         break;
       }
@@ -156,7 +164,7 @@ async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: Fram
   if (frames === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
   if (refFrames !== distFrames && (options.frameCount ?? Infinity) > frames) {
     const [ended, other] = refFrames < distFrames ? [ref.name, dist.name] : [dist.name, ref.name];
-    options.onWarning?.(`${ended} ended before ${other}: scored the first ${frames} frames`);
+    differentLengths(ended, other, frames, options);
   }
   let failed = true;
   try {

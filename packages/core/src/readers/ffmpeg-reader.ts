@@ -1,14 +1,24 @@
 import { openFileSource, streamSource } from "./byte-source.ts";
 import { VqError } from "../errors.ts";
 import type { Picture } from "../picture.ts";
+import { probeFrameCount } from "./ffmpeg-probe.ts";
 import type { VideoReader } from "./video-reader.ts";
 import { Y4mReader } from "./y4m-reader.ts";
 
 export interface FfmpegOptions {
   /** The ffmpeg binary (default: `ffmpeg` on PATH). */
   ffmpeg?: string;
-  /** Scale the video to this size (bicubic, as libvmaf users do by hand). */
+  /** Scale the video to this size (bicubic unless `scaler` says, as libvmaf users do by hand). */
   scaleTo?: { width: number; height: number };
+  /** swscale's algorithm for `scaleTo` (its `flags=` name; default bicubic). */
+  scaler?: string;
+  /** ffmpeg video filters applied in this order, after `scaleTo` (e.g. `fps=24/1`, `format=yuv420p`). */
+  filters?: readonly string[];
+  /**
+   * Ask ffprobe (beside the ffmpeg binary) for the frame count, the progress line's total
+   * (default true; off when the filters change the rate, which the count would not follow).
+   */
+  probe?: boolean;
 }
 
 export const FFMPEG_MISSING =
@@ -23,7 +33,8 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
   await (await openFileSource(path)).close();
   const args = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-an", "-sn"];
-  if (options.scaleTo) args.push("-vf", `scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=bicubic`);
+  const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? [])];
+  if (filters.length) args.push("-vf", filters.join(","));
   args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
   // loaded here, not with vq: node:child_process and node:stream cost ~10 ms to load under Bun
   const [{ spawn }, { Readable }] = await Promise.all([import("node:child_process"), import("node:stream")]);
@@ -44,6 +55,8 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
     if (said.some((l) => /matches no streams/.test(l))) return new VqError(`${path}: has no video stream`);
     return new VqError(`${path}: ffmpeg cannot decode it${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
   };
+  // The probe runs beside the decoder's start, so it costs no time before the first frame.
+  const frameCount = options.probe === false ? undefined : probeFrameCount(path, options.ffmpeg);
   let reader: Y4mReader;
   try {
     reader = await Y4mReader.fromSource(path, streamSource(Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>));
@@ -54,7 +67,9 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   return {
     name: path,
     format: reader.format,
+    // The rate of the stream ffmpeg decodes, as its Y4M header states it.
     frameRate: reader.frameRate,
+    frameCount: await frameCount,
     async read(): Promise<Picture | null> {
       const p = await reader.read().catch(async (e) => {
         throw (await exited).code ? await failure() : e;

@@ -5,9 +5,13 @@ export interface VideoReader {
   /** Name used in error messages (the path). */
   readonly name: string;
   readonly format: PictureFormat;
-  /** Frames per second when the container says (Y4M's F tag). */
+  /** Frames per second when the input says (Y4M's F tag, the stream ffmpeg decodes); never 0/0. */
   readonly frameRate?: { num: number; den: number };
-  /** Number of frames when known up front (raw YUV of a regular file). */
+  /**
+   * Number of frames when known up front: exact for Y4M and raw YUV of a regular file; for
+   * ffmpeg inputs what the container says (ffprobe), which a decode may miss by a frame, so
+   * a total for progress, not a bound.
+   */
   readonly frameCount?: number;
   /** The next picture, or null after the last one. */
   read(): Promise<Picture | null>;

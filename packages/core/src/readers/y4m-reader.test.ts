@@ -49,6 +49,12 @@ async function readError(bytes: Uint8Array): Promise<string> {
 }
 
 describe("Y4mReader", () => {
+  test("the frame rate comes from F; no F, or F0:0 (the format's unknown), leaves it unknown", async () => {
+    expect((await open(y4m("YUV4MPEG2 W2 H2 F24000:1001 C444", []))).frameRate).toEqual({ num: 24000, den: 1001 });
+    expect((await open(y4m("YUV4MPEG2 W2 H2 C444", []))).frameRate).toBeUndefined();
+    expect((await open(y4m("YUV4MPEG2 W2 H2 F0:0 C444", []))).frameRate).toBeUndefined();
+  });
+
   test("reads odd-sized 4:2:0 frames with rounded-up chroma, frame parameters included", async () => {
     // 5x3 luma, 3x2 chroma planes
     const size = 5 * 3 + 2 * 3 * 2;

@@ -65,7 +65,8 @@ export function parseY4mHeader(name: string, line: string): Y4mHeader {
       case "F": {
         const m = /^(\d+):(\d+)$/.exec(value);
         if (!m) throw new VqError(`${name}: Y4M header: bad F (frame rate) tag "${tag}"`);
-        frameRate = { num: Number(m[1]), den: Number(m[2]) };
+        // F0:0 is the format's "unknown"
+        frameRate = Number(m[1]) && Number(m[2]) ? { num: Number(m[1]), den: Number(m[2]) } : undefined;
         break;
       }
       case "I":
