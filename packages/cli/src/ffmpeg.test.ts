@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
@@ -65,6 +65,23 @@ describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
     const scaled = await vq(["-r", f("ref.mp4"), "-d", f("small.mp4"), "--feature", "psnr", "-n", "--backend", "cpu", "--scale", "--json"]);
     expect(scaled.code).toBe(0);
     expect(JSON.parse(scaled.stdout).frames).toHaveLength(8);
+  });
+
+  test("the progress line has a total from ffprobe (mp4's count, Matroska's duration x rate); without ffprobe, a count", async () => {
+    const progress = async (extra: string[]) => {
+      let stderr = "";
+      const code = await main(["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--feature", "psnr", "-n", "--backend", "cpu", "--json", "-o", f("p.json"), ...extra], { stdout: () => {}, stderr: (t) => void (stderr += t), stderrIsTty: true });
+      expect(code).toBe(0);
+      return stderr;
+    };
+    expect(await progress([])).toContain("\r8/8 frames");
+    // an ffmpeg with no ffprobe beside it
+    const alone = join(dir, "alone");
+    mkdirSync(alone);
+    symlinkSync(spawnSync("sh", ["-c", "command -v ffmpeg"]).stdout.toString().trim(), join(alone, "ffmpeg"));
+    const counted = await progress(["--ffmpeg", join(alone, "ffmpeg")]);
+    expect(counted).toContain("\r8 frames");
+    expect(counted).not.toContain("/8 frames");
   });
 
   for (const [what, args, says] of [
