@@ -153,8 +153,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --threads N             CPU worker threads
       --scale                 scale the distorted video to the reference's size (ffmpeg)
       --conform               convert the distorted video to the reference's size, bit depth,
-                              chroma subsampling and frame rate (ffmpeg; filters in docs/getting-started.md);
-                              without it a mismatch is an error
+                              chroma subsampling and frame rate through ffmpeg (filters:
+                              docs/real-world-inputs.md); without it a mismatch is an error
       --scaler bicubic|lanczos|bilinear|neighbor
                               the scaling algorithm of --scale and --conform (default bicubic)
       --align auto[=N]        find the offset between the inputs within ±N frames (default 30)
@@ -164,7 +164,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --gpu-profile           print the GPU time of every kernel pass per frame (timestamp queries)
       --timing                print when the first frame was scored (from process start) and
                               the steady rate: the frames of the run's second half over their time
-      --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH)
+      --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH);
+                              ffprobe beside it gives the progress line its total
   -q, --quiet                 only errors on stderr (no progress, no notes)
   -v, --version               print the version
       --help                  this text

@@ -2,7 +2,7 @@ import { VqError, type VideoReader } from "@vq/core";
 import { lumaThumbnail, thumbnailGrid, thumbnailMse, type LumaThumbnail } from "./luma-thumbnail.ts";
 
 /**
- * `--align auto[=N]` (ADR 0027): the offset between the inputs within ±N frames whose
+ * `--align auto[=N]` (ADR 0030): the offset between the inputs within ±N frames whose
  * first frames match best, as libvmaf's frame skips. Offset k > 0: distorted frame i shows
  * reference frame i + k (skip k reference frames); k < 0: skip −k distorted frames.
  */
@@ -22,7 +22,7 @@ export const ALIGN_WINDOW = 10;
 /**
  * Below this, the best offset is not a match: an x264 encode at crf 45 of the golden pan
  * keeps its thumbnails at 32 dB at the right offset; unrelated videos stay under 15 dB, and
- * the wrong offsets of a moving scene under 21 (ADR 0027).
+ * the wrong offsets of a moving scene under 21 (ADR 0030).
  */
 export const MIN_MATCH_PSNR = 25;
 /** Offsets whose error is within this fraction of the best are a tie, won by the smallest shift (a still scene matches everywhere). */
