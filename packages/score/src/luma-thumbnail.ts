@@ -23,17 +23,19 @@ export function thumbnailGrid(a: { width: number; height: number }, b: { width: 
 /** Cell (x, y) averages the luma samples whose position falls in it (box filter over the whole picture). */
 export function lumaThumbnail(picture: Picture, grid: { width: number; height: number }): LumaThumbnail {
   const luma = picture.planes[0]!;
+  const data = luma.data;
   const sums = new Float64Array(grid.width * grid.height);
   const counts = new Uint32Array(grid.width * grid.height);
-  const column = new Uint32Array(luma.width);
-  for (let x = 0; x < luma.width; x++) column[x] = Math.floor((x * grid.width) / luma.width);
+  // Column spans of the cells: each row is summed span by span, one write per cell and row.
+  const starts = Array.from({ length: grid.width + 1 }, (_, c) => Math.ceil((c * luma.width) / grid.width));
   for (let y = 0; y < luma.height; y++) {
     const row = Math.floor((y * grid.height) / luma.height) * grid.width;
     const at = y * luma.stride;
-    for (let x = 0; x < luma.width; x++) {
-      const cell = row + column[x]!;
-      sums[cell]! += luma.data[at + x]!;
-      counts[cell]!++;
+    for (let c = 0; c < grid.width; c++) {
+      let sum = 0;
+      for (let x = at + starts[c]!, end = at + starts[c + 1]!; x < end; x++) sum += data[x]!;
+      sums[row + c]! += sum;
+      counts[row + c]! += starts[c + 1]! - starts[c]!;
     }
   }
   const scale = 1 / (1 << (picture.bitDepth - 8));
