@@ -118,3 +118,23 @@ describe("lengths and repeated frames", () => {
     expect((await vq(["-r", REF, "-d", DIST, "--json"])).stderr).toBe("");
   });
 });
+
+describe("with several distorted inputs (a ladder)", () => {
+  test("--strict-length fails the input of another length, the others are written; --align is refused", async () => {
+    const out = (name: string) => f(`ladder-${name}.json`);
+    const r = await vq(["-r", REF, "-d", DIST, "-d", f("short.y4m"), "--strict-length", "--json", "-o", f("ladder-{name}.json")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`vq: ${f("short.y4m")} ended before ${REF} (20 frames in common) and --strict-length asks for equal lengths\n`);
+    expect(existsSync(out("short"))).toBe(false);
+    expect(JSON.parse(readFileSync(out("nat_576x324.x264crf30"), "utf8")).frames).toHaveLength(24);
+    const aligned = await vq(["-r", REF, "-d", DIST, "-d", f("late.y4m"), "--align", "auto", "--json", "-o", f("ladder-{name}.json")]);
+    expect(aligned.code).toBe(1);
+    expect(aligned.stderr).toContain("--align auto aligns one distorted input: give one -d with it");
+  });
+
+  test("each input's repeated frames are named", async () => {
+    const r = await vq(["-r", REF, "-d", DIST, "-d", f("repeat.y4m"), "--json", "-o", f("ladder-{n}.json")]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`vq: ${f("repeat.y4m")}: frame 10 repeats the frame before while the reference changes: duplicated or dropped frames?\n`);
+  });
+});

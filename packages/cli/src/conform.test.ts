@@ -91,3 +91,18 @@ describe.skipIf(!ffmpegInstalled)("--conform", () => {
     expect(scaled.json.frames).toEqual(byHand.json.frames);
   });
 });
+
+describe.skipIf(!ffmpegInstalled)("--conform with several distorted inputs (a ladder)", () => {
+  test("each input is refused or converted on its own", async () => {
+    let stderr = "";
+    const refused = await main(["-r", REF, "-d", REF, "-d", f("10bit.mp4"), "--backend", "cpu", "-n", "--feature", "psnr", "--json", "-o", f("ladder-{n}.json")], { stdout: () => {}, stderr: (t) => void (stderr += t), stderrIsTty: false });
+    expect(refused).toBe(1);
+    expect(stderr).toContain("bit depths differ: 8 vs 10; --conform converts");
+    stderr = "";
+    const conformed = await main(["-r", REF, "-d", REF, "-d", f("10bit.mp4"), "--conform", "--backend", "cpu", "-n", "--feature", "psnr", "--json", "--precision", "max", "-o", f("ladder-{n}.json")], { stdout: () => {}, stderr: (t) => void (stderr += t), stderrIsTty: false });
+    expect(conformed).toBe(0);
+    expect(stderr).toContain("by ffmpeg -vf scale=576:324:flags=bicubic,format=yuv420p\n");
+    const alone = await vq(["-r", REF, "-d", f("10bit.mp4"), "--conform"]);
+    expect(JSON.parse(readFileSync(f("ladder-2.json"), "utf8")).frames).toEqual(alone.json.frames);
+  });
+});

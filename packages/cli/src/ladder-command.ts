@@ -20,6 +20,8 @@ export async function scoreLadderCommand(s: CliSettings, io: CliIo, argv: readon
   for (const [flag, set] of [["--gpu-profile", s.gpuProfile], ["--timing", s.timing]] as const) {
     if (set) throw new VqError(`${flag} times one distorted input: give one -d with it`);
   }
+  // the reference is read once for every input, so it has one skip for them all
+  if (s.align !== undefined) throw new VqError("--align auto aligns one distorted input: give one -d with it");
   // Checked before anything runs: where each input's result goes.
   const outputs = renditionOutputs(s.output, s.distorted);
   const t0 = performance.now();

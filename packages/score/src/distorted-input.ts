@@ -31,25 +31,26 @@ export interface DistortedInput {
 /**
  * The distorted input as it will be scored: its format checked against the reference's
  * (or converted, with conform), and its offset found (with align). `opened` is the input as
- * opened for the run; it is closed here when a converted one replaces it.
+ * opened for the run; this takes it over: it is closed here when a converted one replaces
+ * it, and whatever is open is closed when this fails.
  */
 export async function prepareDistorted(ref: VideoReader, opened: VideoReader, reopen: Reopeners, options: DistortedOptions, onNote?: (message: string) => void): Promise<DistortedInput> {
-  const filters = planConform(ref, opened, options.conform);
   let reader = opened;
-  let reopenDist = reopen.distorted;
-  if (filters.length) {
-    if (!reopenDist) throw new VqError(`${opened.name}: conform converts the distorted video through ffmpeg, so it must be a file path, not frames`);
-    const path = opened.name;
-    // A rate change makes the container's frame count wrong for the converted stream.
-    reopenDist = () => openWithFfmpeg(path, { ffmpeg: options.ffmpeg, filters, probe: !changesRate(filters) });
-    await opened.close();
-    reader = await reopenDist();
-    onNote?.(`conform: ${path} converted to the reference's format by ffmpeg -vf ${filters.join(",")}`);
-  }
-  if (!options.align) return { reader, filters, skipRef: options.skipRef, skipDist: options.skipDist };
-  if (options.skipRef || options.skipDist) throw new VqError("--align auto finds the frame skips itself: give it without --frame_skip_ref and --frame_skip_dist");
-  if (!reopen.reference || !reopenDist) throw new VqError("--align auto reads the inputs' first frames separately, so both must be file paths, not frames");
   try {
+    const filters = planConform(ref, opened, options.conform);
+    let reopenDist = reopen.distorted;
+    if (filters.length) {
+      if (!reopenDist) throw new VqError(`${opened.name}: conform converts the distorted video through ffmpeg, so it must be a file path, not frames`);
+      const path = opened.name;
+      // A rate change makes the container's frame count wrong for the converted stream.
+      reopenDist = () => openWithFfmpeg(path, { ffmpeg: options.ffmpeg, filters, probe: !changesRate(filters) });
+      await opened.close();
+      reader = await reopenDist();
+      onNote?.(`conform: ${path} converted to the reference's format by ffmpeg -vf ${filters.join(",")}`);
+    }
+    if (!options.align) return { reader, filters, skipRef: options.skipRef, skipDist: options.skipDist };
+    if (options.skipRef || options.skipDist) throw new VqError("--align auto finds the frame skips itself: give it without --frame_skip_ref and --frame_skip_dist");
+    if (!reopen.reference || !reopenDist) throw new VqError("--align auto reads the inputs' first frames separately, so both must be file paths, not frames");
     const alignment = await findAlignment(reopen.reference, reopenDist, options.align.search);
     onNote?.(alignmentNote(alignment, reader.name));
     return { reader, filters, skipRef: alignment.skipRef, skipDist: alignment.skipDist, alignment };

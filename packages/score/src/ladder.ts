@@ -2,12 +2,15 @@ import { z } from "zod";
 import { CompositeLadderBackend, scoreLadder as scoreLadderVideos, VqError, type VideoReader } from "@vq/core";
 import { modelScoreKeys } from "@vq/model";
 import { chooseLadderBackend } from "./backend.ts";
+import { changesRate } from "./conform.ts";
+import { prepareDistorted } from "./distorted-input.ts";
 import { FrameQueue } from "./frame-queue.ts";
+import { RepeatedFrames } from "./repeated-frames.ts";
 import { RunOutput } from "./run-output.ts";
 import { expectedFeatures, frameTotal, input, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type FrameScores, type ScoreEvents, type ScoreRun, type ScoreSummary } from "./score.ts";
 
 /** What `scoreLadder` takes: `score`'s request with several distorted inputs. */
-export const ladderRequestSchema = scoreRequestSchema.omit({ profileGpu: true }).extend({
+export const ladderRequestSchema = scoreRequestSchema.omit({ profileGpu: true, align: true }).extend({
   distorted: z.array(input).min(1),
 });
 export type LadderRequest = z.input<typeof ladderRequestSchema>;
@@ -59,10 +62,13 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
   try {
     const ref = await openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg });
     readers.push(ref);
-    // A distorted input that cannot be opened fails alone.
-    const opened = await Promise.allSettled(r.distorted.map((d) => openDistorted(d, r, ref.format)));
-    for (const o of opened) if (o.status === "fulfilled") readers.push(o.value);
-    const lanes = opened.flatMap((o, i) => (o.status === "fulfilled" ? [{ lane: i, reader: o.value }] : []));
+    // A distorted input that cannot be opened, or does not match the reference (unless conformed), fails alone.
+    const conform = r.conform ? { scaler: r.scaler } : undefined;
+    const open = (d: string | VideoReader) => openDistorted(d, r, ref.format);
+    const prepare = async (d: string | VideoReader) => prepareDistorted(ref, await open(d), { distorted: typeof d === "string" ? () => open(d) : undefined }, { conform, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: r.ffmpeg }, events.onNote);
+    const opened = await Promise.allSettled(r.distorted.map(prepare));
+    for (const o of opened) if (o.status === "fulfilled") readers.push(o.value.reader);
+    const lanes = opened.flatMap((o, i) => (o.status === "fulfilled" ? [{ lane: i, reader: o.value.reader, filters: o.value.filters }] : []));
     for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const outcomes = new Array<LadderOutcome>(r.distorted.length);
     opened.forEach((o, i) => {
@@ -77,14 +83,16 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
       const total = frameTotal([refLength, distLengths.some((n) => n === undefined) ? undefined : Math.max(...(distLengths as number[]))], r.frameCount);
       const expected = expectedFeatures(plan, ref.format);
       const outputs = lanes.map(({ lane }) => new RunOutput(plan.models, expected, r.subsample, r.pool, (f) => queues[lane]!.push(f)));
+      const repeated = new RepeatedFrames(ref, lanes.map((l) => l.reader));
       const result = await scoreLadderVideos(
-        ref,
-        lanes.map((l) => l.reader),
+        repeated.ref,
+        repeated.dists,
         backend,
         {
           frameCount: r.frameCount,
           skipRef: r.skipRef,
           skipDist: r.skipDist,
+          strictLength: r.strictLength,
           // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
           featureOrder: backend instanceof CompositeLadderBackend ? [...expected, ...modelScoreKeys(plan.models)] : undefined,
           onWarning: (_, m) => events.onNote?.(m),
@@ -100,6 +108,9 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
         let outcome: LadderOutcome;
         if (l.error) outcome = { distorted, error: l.error };
         else {
+          // A rate raised by conform repeats frames by design.
+          const repeats = changesRate(lanes[k]!.filters) ? undefined : repeated.warning(k, r.skipRef, r.skipDist, l.frames);
+          if (repeats) events.onNote?.(repeats);
           try {
             outcome = { distorted, summary: outputs[k]!.summary(l.collector, l.frames, result.format, backend.name) };
           } catch (e) {

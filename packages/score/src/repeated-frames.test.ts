@@ -21,18 +21,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("repeated distorted frames", () => {
   test("a distorted frame equal to the one before while the reference changes is named, by scored frame number", async () => {
-    const watch = new RepeatedFrames(memoryReader("ref", format, frames([0, 1, 2, 3, 4, 5])), memoryReader("dist.mp4", format, frames([0, 1, 1, 3, 4, 4])));
-    await Promise.all([readAll(watch.ref), readAll(watch.dist)]);
-    expect(watch.repeats(0, 0, 6)).toEqual([2, 5]);
-    expect(watch.warning(0, 0, 6)).toBe("dist.mp4: frames 2, 5 repeat the frame before while the reference changes: duplicated or dropped frames?");
+    const watch = new RepeatedFrames(memoryReader("ref", format, frames([0, 1, 2, 3, 4, 5])), [memoryReader("dist.mp4", format, frames([0, 1, 1, 3, 4, 4])), memoryReader("clean.mp4", format, frames([0, 1, 2, 3, 4, 5]))]);
+    await Promise.all([readAll(watch.ref), ...watch.dists.map(readAll)]);
+    expect(watch.repeats(0, 0, 0, 6)).toEqual([2, 5]);
+    expect(watch.repeats(1, 0, 0, 6)).toEqual([]);
+    expect(watch.warning(0, 0, 0, 6)).toBe("dist.mp4: frames 2, 5 repeat the frame before while the reference changes: duplicated or dropped frames?");
     // after skips, numbers count from the first scored frame
-    expect(watch.repeats(1, 1, 5)).toEqual([1, 4]);
+    expect(watch.repeats(0, 1, 1, 5)).toEqual([1, 4]);
   });
 
   test("a distorted frame that stays still while the reference stays still is not a repeat", async () => {
-    const still = new RepeatedFrames(memoryReader("ref", format, frames([0, 0, 0, 1])), memoryReader("dist", format, frames([0, 0, 0, 1])));
-    await Promise.all([readAll(still.ref), readAll(still.dist)]);
-    expect(still.warning(0, 0, 4)).toBeUndefined();
+    const still = new RepeatedFrames(memoryReader("ref", format, frames([0, 0, 0, 1])), [memoryReader("dist", format, frames([0, 0, 0, 1]))]);
+    await Promise.all([readAll(still.ref), readAll(still.dists[0]!)]);
+    expect(still.warning(0, 0, 0, 4)).toBeUndefined();
   });
 
   test("frames read by position (the GPU path), in any order, are watched too", async () => {
@@ -43,17 +44,17 @@ describe("repeated distorted frames", () => {
       writeFileSync(path, Buffer.concat(parts));
       return path;
     };
-    const watch = new RepeatedFrames(await Y4mReader.open(write("ref.y4m", [0, 1, 2, 3])), await Y4mReader.open(write("dist.y4m", [0, 1, 1, 3])));
+    const watch = new RepeatedFrames(await Y4mReader.open(write("ref.y4m", [0, 1, 2, 3])), [await Y4mReader.open(write("dist.y4m", [0, 1, 1, 3]))]);
     try {
       const into = new Uint8Array(frameBytes);
       for (const i of [3, 1, 2, 0]) {
         await watch.ref.frameFile!.read(i, into, false);
-        await watch.dist.frameFile!.read(i, into, false);
+        await watch.dists[0]!.frameFile!.read(i, into, false);
       }
-      expect(watch.repeats(0, 0, 4)).toEqual([2]);
+      expect(watch.repeats(0, 0, 0, 4)).toEqual([2]);
     } finally {
       await watch.ref.close();
-      await watch.dist.close();
+      await watch.dists[0]!.close();
     }
   });
 

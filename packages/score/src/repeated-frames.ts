@@ -29,29 +29,33 @@ function lumaOf(picture: Picture): Uint8Array {
 }
 
 /**
- * Watches the frames of both inputs as the run reads them (pictures, or bytes read
- * straight from the files on the GPU path) and finds distorted frames that repeat the one
- * before while the reference moves on: an encode that duplicated or dropped frames.
+ * Watches the frames of the reference and of one or more distorted inputs as the run reads
+ * them (pictures, or bytes read straight from the files on the GPU path) and finds
+ * distorted frames that repeat the one before while the reference moves on: an encode that
+ * duplicated or dropped frames.
  */
 export class RepeatedFrames {
   readonly ref: VideoReader;
-  readonly dist: VideoReader;
+  /** The distorted inputs to read instead of the ones given, in their order. */
+  readonly dists: readonly VideoReader[];
   /** Fingerprints by the input's own frame index (skipped frames included). */
   private readonly refPrints: number[] = [];
-  private readonly distPrints: number[] = [];
+  private readonly distPrints: number[][];
 
-  constructor(ref: VideoReader, dist: VideoReader) {
+  constructor(ref: VideoReader, dists: readonly VideoReader[]) {
     this.ref = watched(ref, this.refPrints);
-    this.dist = watched(dist, this.distPrints);
+    this.distPrints = dists.map(() => []);
+    this.dists = dists.map((d, k) => watched(d, this.distPrints[k]!));
   }
 
-  /** Scored frame numbers (0 = the first frame after the skips) whose distorted frame repeats the previous one while the reference's changes. */
-  repeats(skipRef: number, skipDist: number, frames: number): number[] {
+  /** Scored frame numbers (0 = the first frame after the skips) whose distorted frame (input `k`) repeats the previous one while the reference's changes. */
+  repeats(k: number, skipRef: number, skipDist: number, frames: number): number[] {
+    const dist = this.distPrints[k]!;
     const found: number[] = [];
     for (let i = 1; i < frames; i++) {
-      const d = this.distPrints[skipDist + i];
+      const d = dist[skipDist + i];
       const r = this.refPrints[skipRef + i];
-      const dPrev = this.distPrints[skipDist + i - 1];
+      const dPrev = dist[skipDist + i - 1];
       const rPrev = this.refPrints[skipRef + i - 1];
       // a side the run did not read (no kernel needs it) tells nothing
       if (d === undefined || r === undefined || dPrev === undefined || rPrev === undefined) continue;
@@ -60,14 +64,14 @@ export class RepeatedFrames {
     return found;
   }
 
-  /** The warning for `repeats`, or undefined when there are none. */
-  warning(skipRef: number, skipDist: number, frames: number): string | undefined {
-    const found = this.repeats(skipRef, skipDist, frames);
+  /** The warning for `repeats` of input `k`, or undefined when there are none. */
+  warning(k: number, skipRef: number, skipDist: number, frames: number): string | undefined {
+    const found = this.repeats(k, skipRef, skipDist, frames);
     if (!found.length) return undefined;
     const shown = found.slice(0, 10).join(", ");
     const more = found.length > 10 ? ` and ${found.length - 10} more` : "";
     const which = found.length === 1 ? `frame ${shown} repeats the frame` : `frames ${shown}${more} repeat the frame`;
-    return `${this.dist.name}: ${which} before while the reference changes: duplicated or dropped frames?`;
+    return `${this.dists[k]!.name}: ${which} before while the reference changes: duplicated or dropped frames?`;
   }
 }
 

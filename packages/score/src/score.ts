@@ -174,10 +174,9 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
     const openRef = () => openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg });
     readers.push(await openRef());
     const openDist = () => openDistorted(r.distorted, r, readers[0]!.format);
-    readers.push(await openDist());
     const reopen = { reference: typeof r.reference === "string" ? openRef : undefined, distorted: typeof r.distorted === "string" ? openDist : undefined };
-    const prepared = await prepareDistorted(readers[0]!, readers[1]!, reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: r.ffmpeg }, events.onNote);
-    readers[1] = prepared.reader;
+    const prepared = await prepareDistorted(readers[0]!, await openDist(), reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: r.ffmpeg }, events.onNote);
+    readers.push(prepared.reader);
     const { skipRef, skipDist } = prepared;
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
@@ -186,8 +185,8 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
     const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - skipDist], r.frameCount);
     const expected = expectedFeatures(plan, ref.format);
     const output = new RunOutput(models, expected, r.subsample, r.pool, emit);
-    const repeated = new RepeatedFrames(ref, dist);
-    const result = await scoreVideos(repeated.ref, repeated.dist, backend, {
+    const repeated = new RepeatedFrames(ref, [dist]);
+    const result = await scoreVideos(repeated.ref, repeated.dists[0]!, backend, {
       frameCount: r.frameCount,
       skipRef,
       skipDist,
@@ -201,7 +200,7 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
       },
     });
     // A rate raised by conform repeats frames by design.
-    const repeats = changesRate(prepared.filters) ? undefined : repeated.warning(skipRef, skipDist, result.frames);
+    const repeats = changesRate(prepared.filters) ? undefined : repeated.warning(0, skipRef, skipDist, result.frames);
     if (repeats) events.onNote?.(repeats);
     return {
       ...output.summary(result.collector, result.frames, result.format, backend.name),

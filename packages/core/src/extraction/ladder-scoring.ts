@@ -2,7 +2,7 @@ import { VqError } from "../errors.ts";
 import type { Picture, PictureFormat } from "../picture.ts";
 import type { VideoReader } from "../readers/video-reader.ts";
 import { FeatureCollector } from "./feature-collector.ts";
-import { checkCompatible, type ExtractionBackend } from "./scoring.ts";
+import { checkCompatible, lengthMismatchError, lengthMismatchWarning, type ExtractionBackend } from "./scoring.ts";
 
 /*
  * A ladder: several distorted inputs (renditions) scored against one reference, which is
@@ -92,6 +92,8 @@ export interface LadderOptions {
   onFrame?: (framesDone: number, collectors: readonly FeatureCollector[]) => void;
   /** A lane's input is shorter or longer than the reference (its common part is scored). */
   onWarning?: (lane: number, message: string) => void;
+  /** A lane of another length than the reference fails instead (--strict-length). */
+  strictLength?: boolean;
 }
 
 /** One distorted input's outcome: its scores, or why it failed (the other lanes go on). */
@@ -149,8 +151,9 @@ export async function scoreLadder(ref: VideoReader, dists: readonly VideoReader[
         if (d.status === "rejected") {
           fail(lane, d.reason);
         } else if (!d.value || !r.value) {
-          if (d.value) options.onWarning?.(lane, `${ref.name} ended before ${dists[lane]!.name}: scored the first ${index} frames`);
-          else if (r.value) options.onWarning?.(lane, `${dists[lane]!.name} ended before ${ref.name}: scored the first ${index} frames`);
+          const ended = d.value ? [ref.name, dists[lane]!.name] : r.value ? [dists[lane]!.name, ref.name] : undefined;
+          if (ended && options.strictLength) fail(lane, lengthMismatchError(ended[0]!, ended[1]!, index));
+          else if (ended) options.onWarning?.(lane, lengthMismatchWarning(ended[0]!, ended[1]!, index));
           l.live = false;
         }
         if (!l.live) {

@@ -70,10 +70,20 @@ export interface ScoreOptions {
   strictLength?: boolean;
 }
 
-/** Inputs of different lengths: a warning (the common part is scored), or the error of --strict-length. */
+/** The error of --strict-length for inputs of different lengths. */
+export function lengthMismatchError(ended: string, other: string, frames: number): VqError {
+  return new VqError(`${ended} ended before ${other} (${frames} frames in common) and --strict-length asks for equal lengths`);
+}
+
+/** The warning for inputs of different lengths (the common part is scored). */
+export function lengthMismatchWarning(ended: string, other: string, frames: number): string {
+  return `${ended} ended before ${other}: scored the first ${frames} frames`;
+}
+
+/** Inputs of different lengths: a warning, or the error of --strict-length. */
 function differentLengths(ended: string, other: string, frames: number, options: ScoreOptions): void {
-  if (options.strictLength) throw new VqError(`${ended} ended before ${other} (${frames} frames in common) and --strict-length asks for equal lengths`);
-  options.onWarning?.(`${ended} ended before ${other}: scored the first ${frames} frames`);
+  if (options.strictLength) throw lengthMismatchError(ended, other, frames);
+  options.onWarning?.(lengthMismatchWarning(ended, other, frames));
 }
 
 export interface ScoreResult {
