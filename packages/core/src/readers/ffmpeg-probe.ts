@@ -1,14 +1,15 @@
-import { basename, dirname, join } from "node:path";
-
 /**
  * ffprobe beside the ffmpeg in use: `--ffmpeg /opt/x/bin/ffmpeg` → `/opt/x/bin/ffprobe`
  * (`ffmpeg-6` → `ffprobe-6`), plain `ffmpeg` → `ffprobe` on PATH. Every ffmpeg build and
- * package (Debian's included) ships the two together.
+ * package (Debian's included) ships the two together. (No node:path: @vq/core is bundled
+ * for browsers too.)
  */
 export function ffprobeBeside(ffmpeg = "ffmpeg"): string {
-  const name = basename(ffmpeg).replace(/ffmpeg/i, "ffprobe");
-  if (name === basename(ffmpeg)) return "ffprobe";
-  return ffmpeg.includes("/") ? join(dirname(ffmpeg), name) : name;
+  const slash = ffmpeg.lastIndexOf("/");
+  const name = ffmpeg.slice(slash + 1);
+  const probe = name.replace(/ffmpeg/i, "ffprobe");
+  if (probe === name) return "ffprobe";
+  return ffmpeg.slice(0, slash + 1) + probe;
 }
 
 /** ffprobe's JSON answer, the fields read. */
