@@ -35,6 +35,14 @@ describe("--align: the offset search", () => {
     expect(bestOffset(scores)!.offset).toBe(2);
   });
 
+  test("the better half of the pairs counts: a repeated frame in the window does not spoil the match", () => {
+    const ref = [0, 10, 20, 30, 40, 50, 60, 70].map(thumb);
+    const dist = [20, 30, 30, 50, 60, 70].map(thumb); // from reference frame 2, frame 4 lost and 3 shown twice
+    const scores = offsetScores(ref, dist, 3, 6);
+    expect(scores.find((s) => s.offset === 2)!.mse).toBe(0);
+    expect(bestOffset(scores)!.offset).toBe(2);
+  });
+
   test("a still scene matches at every offset: the tie goes to no offset", () => {
     const still = Array.from({ length: 8 }, () => thumb(7));
     expect(bestOffset(offsetScores(still, still, 3, 4))!.offset).toBe(0);

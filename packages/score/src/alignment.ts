@@ -9,8 +9,9 @@ import { lumaThumbnail, thumbnailGrid, thumbnailMse, type LumaThumbnail } from "
 export interface Alignment {
   skipRef: number;
   skipDist: number;
-  /** PSNR of the thumbnails' luma at that offset, averaged over `frames` pairs (dB). */
+  /** PSNR of the thumbnails' luma at that offset, from the mean squared difference of the better half of the pairs (dB). */
   psnr: number;
+  /** Frame pairs compared per offset. */
   frames: number;
   /** The ±N searched. */
   search: number;
@@ -21,7 +22,7 @@ export const DEFAULT_ALIGN_SEARCH = 30;
 export const ALIGN_WINDOW = 10;
 /**
  * Below this, the best offset is not a match: an x264 encode at crf 45 of the golden pan
- * keeps its thumbnails at 32 dB at the right offset; unrelated videos stay under 15 dB, and
+ * keeps its thumbnails at 33 dB at the right offset; unrelated videos stay under 13 dB, and
  * the wrong offsets of a moving scene under 21 (ADR 0030).
  */
 export const MIN_MATCH_PSNR = 25;
@@ -35,17 +36,19 @@ export interface OffsetScore {
 
 /**
  * Every offset in ±search that has `window` frame pairs among the thumbnails read, with
- * the mean squared difference over those pairs (from each input's first frame on).
+ * the mean squared difference over the better half of those pairs (from each input's first
+ * frame on): a frame repeated or dropped inside the window, or a rate doubled by --conform
+ * (every other frame repeated), spoils only some pairs, while a wrong offset spoils all.
  */
 export function offsetScores(ref: readonly LumaThumbnail[], dist: readonly LumaThumbnail[], search: number, window: number): OffsetScore[] {
   const scores: OffsetScore[] = [];
+  const kept = Math.ceil(window / 2);
   for (let k = -search; k <= search; k++) {
     const r0 = Math.max(k, 0);
     const d0 = Math.max(-k, 0);
     if (r0 + window > ref.length || d0 + window > dist.length) continue;
-    let sum = 0;
-    for (let i = 0; i < window; i++) sum += thumbnailMse(ref[r0 + i]!, dist[d0 + i]!);
-    scores.push({ offset: k, mse: sum / window });
+    const pairs = Array.from({ length: window }, (_, i) => thumbnailMse(ref[r0 + i]!, dist[d0 + i]!)).sort((a, b) => a - b);
+    scores.push({ offset: k, mse: pairs.slice(0, kept).reduce((a, b) => a + b, 0) / kept });
   }
   return scores;
 }
@@ -81,7 +84,7 @@ export async function findAlignment(openRef: () => Promise<VideoReader>, openDis
     const psnr = psnrOf(best.mse);
     if (psnr < MIN_MATCH_PSNR) {
       throw new VqError(
-        `--align: no offset within ±${search} frames matches ${dist.name} to ${ref.name} (best: ${describeOffset(best.offset)}, luma PSNR ${psnr.toFixed(1)} dB over ${window} frames, below ${MIN_MATCH_PSNR} dB): are they the same video?`,
+        `--align: no offset within ±${search} frames matches ${dist.name} to ${ref.name} (best: ${describeOffset(best.offset)}, thumbnail luma PSNR ${psnr.toFixed(1)} dB on the better half of ${window} frame pairs, below ${MIN_MATCH_PSNR} dB): are they the same video?`,
       );
     }
     return { skipRef: Math.max(best.offset, 0), skipDist: Math.max(-best.offset, 0), psnr, frames: window, search };
@@ -111,5 +114,5 @@ export function alignmentNote(a: Alignment, distName: string): string {
   const psnr = Number.isFinite(a.psnr) ? `${a.psnr.toFixed(1)} dB` : "identical";
   const at = a.skipRef ? `reference frame ${a.skipRef}` : "reference frame 0";
   const from = a.skipDist ? `distorted frame ${a.skipDist}` : "distorted frame 0";
-  return `aligned: ${from} of ${distName} matches ${at} (${describeOffset(a.skipRef - a.skipDist)}; thumbnail luma PSNR ${psnr} over ${a.frames} frames, searched ±${a.search})`;
+  return `aligned: ${from} of ${distName} matches ${at} (${describeOffset(a.skipRef - a.skipDist)}; thumbnail luma PSNR ${psnr} on the better half of ${a.frames} frame pairs, searched ±${a.search})`;
 }
