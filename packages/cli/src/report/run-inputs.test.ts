@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +43,21 @@ describe("inspectRunInputs: the inputs read again after scoring", () => {
     const skipped = (await inspectRunInputs(withInputs(runs[0]!, { distorted: y4m, skipRef: 2, skipDist: 2 }), [0]))!;
     // frame 0 of a run that skipped 2 on both sides is frame 2 of each file
     expect(skipped.thumbnails.get(0)).toEqual(plain.thumbnails.get(2)!);
+  }, 60_000);
+
+  test("--conform to another rate: thumbnails of the frames as scored, the bitrate over the file's duration", async () => {
+    // a 12 fps encode of the 24 fps reference: --conform scored it through fps=24/1
+    const y4m = goldenPath("vectors/nat_576x324.x264crf30.y4m");
+    const slow = join(dir, "12fps.mp4");
+    const conformed = join(dir, "12fps-as-24.mp4"); // lossless, decoded as the other
+    for (const args of [["-i", y4m, "-vf", "fps=12", "-c:v", "libx264", "-qp", "0", slow], ["-i", slow, "-vf", "fps=24/1", "-c:v", "libx264", "-qp", "0", conformed]]) {
+      expect(spawnSync("ffmpeg", ["-v", "error", "-y", ...args]).status).toBe(0);
+    }
+    const asScored = (await inspectRunInputs(withInputs(runs[0]!, { reference: y4m, distorted: conformed }), [3, 4]))!;
+    const inputs = (await inspectRunInputs(withInputs(runs[0]!, { reference: y4m, distorted: slow, conform: true }), [3, 4]))!;
+    expect(inputs.thumbnails.get(3)!.distorted).toBe(asScored.thumbnails.get(3)!.distorted);
+    expect(inputs.thumbnails.get(4)!.distorted).toBe(asScored.thumbnails.get(4)!.distorted);
+    expect(inputs.rate).toEqual({ bytes: statSync(slow).size, frames: 24, frameRate: { num: 24, den: 1 } });
   }, 60_000);
 
   test("what cannot be read is a note, never a failure", async () => {

@@ -25,8 +25,9 @@ export interface RunInputs {
   notes: string[];
 }
 
-function openInput(path: string, run: RunSettings, scaleTo?: { width: number; height: number }): Promise<VideoReader> {
-  if (needsFfmpeg(path)) return openWithFfmpeg(path, { ffmpeg: run.ffmpeg, scaleTo });
+function openInput(path: string, run: RunSettings, scaleTo?: { width: number; height: number }, filters?: string[]): Promise<VideoReader> {
+  // the probe's frame count is the file's, not that of its conversion to another rate
+  if (needsFfmpeg(path) || filters) return openWithFfmpeg(path, { ffmpeg: run.ffmpeg, scaleTo, filters, probe: !filters });
   if (/\.yuv$/i.test(path) && run.raw) return RawYuvReader.open(path, { ...run.raw, pixelFormat: run.raw.pixelFormat as PixelFormat });
   return Y4mReader.open(path);
 }
@@ -49,14 +50,18 @@ interface Decoded {
  * Reads `path` up to the last frame in `wanted` (indices in the file) and keeps those as
  * thumbnails; with `count`, on to the end, to know how many frames the file has when its
  * header does not say. ffmpeg inputs are decoded straight at thumbnail size: small pictures
- * through the pipe, so counting a long file costs little more than its decoding.
+ * through the pipe, so counting a long file costs little more than its decoding. `rateTo`:
+ * a file of another rate is converted to it first (ffmpeg's fps filter, as --conform scored
+ * it), so that frame numbers are the scored ones.
  */
-async function decode(path: string, run: RunSettings, wanted: ReadonlySet<number>, count: boolean): Promise<Decoded> {
+async function decode(path: string, run: RunSettings, wanted: ReadonlySet<number>, count: boolean, rateTo?: FrameRate): Promise<Decoded> {
   let reader = await openInput(path, run);
-  if (needsFfmpeg(path)) {
+  const rate = reader.frameRate;
+  const filters = rateTo && rate && rate.num * rateTo.den !== rateTo.num * rate.den ? [`fps=${rateTo.num}/${rateTo.den}`] : undefined;
+  if (needsFfmpeg(path) || filters) {
     const size = thumbnailSize(reader.format.width, reader.format.height);
     await reader.close();
-    reader = await openInput(path, run, size);
+    reader = await openInput(path, run, size, filters);
   }
   try {
     const pictures = new Map<number, string>();
@@ -101,8 +106,8 @@ export async function inspectRunInputs(data: ReportData, frameNums: readonly num
   let reference: Decoded | undefined;
   let distorted: Decoded | undefined;
   try {
-    distorted = await decode(run.distorted, run, new Set(frameNums.map((f) => f + run.skipDist)), bytes !== undefined);
     reference = await decode(run.reference, run, new Set(frameNums.map((f) => f + run.skipRef)), false);
+    distorted = await decode(run.distorted, run, new Set(frameNums.map((f) => f + run.skipDist)), bytes !== undefined, run.conform ? reference.frameRate : undefined);
   } catch (e) {
     inputs.notes.push(`cannot read the inputs again: ${reason(e)}`);
   }
