@@ -28,7 +28,11 @@ test("frames read by position equal the frames read in order, in any order, larg
     const luma = new Uint8Array(w * h * 2);
     await file.read(f, luma, false); // no room for the marker: it is read apart
     expect(Buffer.compare(luma, bytesOf(f, w * h * 2))).toBe(0);
+    const band = new Uint8Array(4096);
+    await file.read(f, band, false, 100_000); // from inside the frame: no marker there to check
+    expect(Buffer.compare(band, bytesOf(f, frameBytes).subarray(100_000, 104_096))).toBe(0);
   }
+  expect(file.read(0, new Uint8Array(16), false, frameBytes - 8)).rejects.toThrow("a read of 16 bytes from byte 6220792 goes past a frame (6220800)");
   for (let f = 0; f < 3; f++) {
     const p = (await reader.read())!;
     expect(Buffer.compare(p.buffer.subarray(0, frameBytes), bytesOf(f, frameBytes))).toBe(0);

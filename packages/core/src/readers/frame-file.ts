@@ -52,11 +52,11 @@ export function positionalFrameFile(name: string, source: ByteSource, layout: Fr
     name,
     frameCount,
     frameBytes,
-    async read(index, into, markerRoom) {
+    async read(index, into, markerRoom, from = 0) {
       if (!Number.isInteger(index) || index < 0 || index >= frameCount) throw new VqError(`${name}: no frame ${index} (it has ${frameCount})`);
-      if (into.length > frameBytes) throw new VqError(`${name}: a read of ${into.length} bytes is larger than a frame (${frameBytes})`);
-      const at = firstFrameAt + index * frameSpacing;
-      if (!y4mMarkers) {
+      if (from + into.length > frameBytes) throw new VqError(`${name}: a read of ${into.length} bytes from byte ${from} goes past a frame (${frameBytes})`);
+      const at = firstFrameAt + index * frameSpacing + from;
+      if (!y4mMarkers || from > 0) {
         const got = await readChunked(into, at);
         if (got < into.length) throw new VqError(`${name}: frame ${index} is truncated: ${got} of ${into.length} bytes`);
         return;

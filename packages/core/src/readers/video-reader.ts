@@ -47,9 +47,10 @@ export interface FrameFile {
   /** Sample bytes of one frame: every plane, packed (the Picture layout). */
   readonly frameBytes: number;
   /**
-   * Reads the first `into.length` bytes (at most frameBytes) of frame `index`'s samples.
+   * Reads `into.length` bytes of frame `index`'s samples from byte `from` (default 0) on.
    * `markerRoom`: the 6 bytes before `into` in its buffer may be overwritten (Y4M reads its
-   * FRAME marker there in the same read, and checks it).
+   * FRAME marker there in the same read, and checks it; a read from elsewhere than the
+   * frame's start checks no marker).
    */
-  read(index: number, into: Uint8Array, markerRoom: boolean): Promise<void>;
+  read(index: number, into: Uint8Array, markerRoom: boolean, from?: number): Promise<void>;
 }
