@@ -1,9 +1,10 @@
 import { fstatSync, rmSync, statSync } from "node:fs";
-import { isVqError, writeJson } from "@vq/core";
+import { isVqError, VqError, writeJson } from "@vq/core";
 import { plannedScoreKeys, score } from "@vq/score";
 import { parseArgs, parseReportArgs, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { scoreLadderCommand } from "./ladder-command.ts";
-import { writeAtomically } from "./output/atomic-write.ts";
+import { removeStaleTemporaries, writeAtomically } from "./output/atomic-write.ts";
+import { standardOutputWasClosed, writeStandardOutput } from "./output/standard-output.ts";
 import { gpuProfileTable } from "./diagnostics/gpu-profile.ts";
 import { modelSummaryLines } from "./output/model-summary.ts";
 import { resultText } from "./output/result-text.ts";
@@ -17,9 +18,12 @@ import { VERSION } from "./version.ts";
 export { progressLine, type CliIo } from "./run-setup.ts";
 
 const processIo: CliIo = {
-  stdout: (t) => process.stdout.write(t),
+  stdout: writeStandardOutput,
   stderr: (t) => process.stderr.write(t),
   stderrIsTty: isTerminal(2),
+  checkStdout: () => {
+    if (standardOutputWasClosed()) throw new VqError("standard output is closed: nowhere to write the output (give -o FILE)");
+  },
 };
 
 /**
@@ -64,6 +68,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
     return;
   }
   const s = parseArgs(argv);
+  // Before scoring: a run whose output has nowhere to go fails at once, not after the work.
+  if (!s.output) io.checkStdout?.();
+  // what a vq killed mid-write (kill -9) left next to the outputs
+  for (const path of [s.output, s.report]) if (path) removeStaleTemporaries(path);
   if (s.help || s.version) {
     io.stdout(s.help ? USAGE : `vq ${VERSION}\n`);
     return;
@@ -112,6 +120,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
 /** `vq report A.json [B.json ...] [-o report.html]`: the report of one result written earlier, or the comparison of several. */
 async function report(argv: readonly string[], io: CliIo): Promise<void> {
   const r = parseReportArgs(argv);
+  if (!r.output) io.checkStdout?.();
   if (r.help) return io.stdout(REPORT_USAGE);
   const [{ reportHtml }, { readReportData }] = await Promise.all([import("./report/report-html.ts"), import("./report/report-data.ts")]);
   const html = await reportHtml(r.inputs.map(readReportData), `vq ${VERSION}`);

@@ -6,6 +6,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** Progress is drawn only on a terminal. */
   stderrIsTty: boolean;
+  /** Throws when standard output cannot take the output (closed when vq started). */
+  checkStdout?: () => void;
 }
 
 /** The library's request for what the command line asks, with the distorted input(s) left to the caller. */
