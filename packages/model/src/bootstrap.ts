@@ -1,5 +1,5 @@
 import type { FeatureCollector } from "@vq/core";
-import { finishScore, rawPrediction, readFeatures } from "./predict.ts";
+import { finishScore, framePrediction, readFeatures } from "./predict.ts";
 import type { BootstrapCollection } from "./vmaf-model.ts";
 
 export interface BootstrapScores {
@@ -32,7 +32,7 @@ export function bootstrapScores(collection: BootstrapCollection, collector: Feat
   const raw: number[] = [];
   const models: number[] = [];
   for (const m of collection.models) {
-    const r = rawPrediction(m, readFeatures(m, collector, index));
+    const r = framePrediction(m, readFeatures(m, collector, index), index);
     raw.push(r);
     models.push(finishScore(m, r));
   }

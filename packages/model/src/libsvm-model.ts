@@ -46,6 +46,8 @@ export function parseLibsvmModel(text: string, where: string): SvmModel {
   const number = (key: string, pattern: RegExp): number => {
     const w = word(key);
     if (!pattern.test(w)) throw fail(`${key} "${w}" is not a number`);
+    // 1e999 matches the pattern and reads as Infinity
+    if (!Number.isFinite(Number(w))) throw fail(`${key} must be a finite number, got ${w}`);
     return Number(w);
   };
 
@@ -54,6 +56,8 @@ export function parseLibsvmModel(text: string, where: string): SvmModel {
   const kernel = word("kernel_type");
   if (kernel !== "rbf") throw fail(`kernel_type ${kernel} is not supported (VMAF models use rbf)`);
   const gamma = number("gamma", DOUBLE);
+  // exp(-gamma·|x − sv|²) of a gamma ≤ 0 grows with the distance: every score becomes inf or nan
+  if (!(gamma > 0)) throw fail(`gamma must be a positive finite number, got ${word("gamma")}`);
   if (number("nr_class", INT) !== 2) throw fail("nr_class must be 2 for a regression model");
   const total = number("total_sv", INT);
   if (total < 1) throw fail("total_sv must be at least 1");
@@ -69,12 +73,20 @@ export function parseLibsvmModel(text: string, where: string): SvmModel {
     const [coef, ...nodes] = lines[at]!.trim().split(/\s+/).filter(Boolean);
     if (coef === undefined || !DOUBLE.test(coef)) throw fail(`support vector ${i + 1}: bad coefficient "${coef ?? ""}"`);
     coefficients[i] = Number(coef);
+    if (!Number.isFinite(coefficients[i]!)) throw fail(`support vector ${i + 1}: the coefficient must be a finite number, got ${coef}`);
+    let previous = 0;
     for (const node of nodes) {
       const colon = node.indexOf(":");
       const index = node.slice(0, colon);
       const value = node.slice(colon + 1);
       if (colon < 0 || !INT.test(index) || !DOUBLE.test(value)) throw fail(`support vector ${i + 1}: bad node "${node}"`);
-      indices.push(Number(index));
+      if (!Number.isFinite(Number(value))) throw fail(`support vector ${i + 1}: node "${node}": the value must be a finite number`);
+      // libsvm walks a vector's indices in increasing order from 1 (the first feature)
+      if (!(Number(index) > previous)) {
+        throw fail(`support vector ${i + 1}: node "${node}": the index must be ${previous ? `above the previous node's ${previous}` : "at least 1"}`);
+      }
+      previous = Number(index);
+      indices.push(previous);
       values.push(Number(value));
     }
     offsets[i + 1] = indices.length;

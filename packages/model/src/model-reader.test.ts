@@ -101,6 +101,32 @@ describe("model files", () => {
     expect(errorOf(() => parseModel(node, "m.json", { extractors: EXTRACTORS })).message).toMatch(/^m\.json: model_dict\.model: libsvm model: support vector 1: bad node "2;/);
   });
 
+  // Each once gave "vmaf": null on every frame, or scores pinned at 0 or 100, with exit 0.
+  test("non-finite and out-of-range numbers name the field", () => {
+    const refused = (change: (j: any) => void, name = "vmaf_v0.6.1") => {
+      const json = modelJson(name);
+      change(json);
+      return errorOf(() => parseModel(JSON.parse(JSON.stringify(json).replaceAll('"INF"', "1e999")), "m.json", { extractors: EXTRACTORS })).message;
+    };
+    const svm = (from: RegExp, to: string) => (j: any) => (j.model_dict.model = j.model_dict.model.replace(from, to));
+    expect(refused((j) => (j.model_dict.slopes[2] = "INF"))).toBe("m.json: model_dict.slopes[2]: expected a finite number, got Infinity");
+    expect(refused((j) => (j.model_dict.score_transform.p1 = "INF"))).toBe("m.json: model_dict.score_transform.p1: expected a finite number, got Infinity");
+    expect(refused((j) => (j.model_dict.feature_opts_dicts[1].vif_enhn_gain_limit = "INF"), "vmaf_v0.6.1neg")).toBe(
+      "m.json: model_dict.feature_opts_dicts[1].vif_enhn_gain_limit: expected a finite number, got Infinity",
+    );
+    expect(refused((j) => (j.model_dict.slopes[0] = 0))).toBe("m.json: model_dict.slopes[0]: must not be 0 (the score is divided by it)");
+    expect(refused((j) => (j.model_dict.score_clip = [100, 0]))).toBe("m.json: model_dict.score_clip: the minimum 100 must be below the maximum 0");
+    expect(refused((j) => (j.model_dict.score_transform.knots = [[0, 0], [0, 50], [100, 100]]))).toBe("m.json: model_dict.score_transform.knots[1]: x 0 must be above the previous knot's 0");
+    expect(refused((j) => (j.model_dict.score_transform.knots = [[0, 0], [50, 60], [100, 40]]))).toBe("m.json: model_dict.score_transform.knots[2]: y 40 must not be below the previous knot's 60");
+    expect(refused(svm(/gamma \S+/, "gamma -1e308"))).toBe("m.json: model_dict.model: libsvm model: gamma must be a positive finite number, got -1e308");
+    expect(refused(svm(/gamma \S+/, "gamma 0"))).toBe("m.json: model_dict.model: libsvm model: gamma must be a positive finite number, got 0");
+    expect(refused(svm(/rho \S+/, "rho 1e999"))).toBe("m.json: model_dict.model: libsvm model: rho must be a finite number, got 1e999");
+    expect(refused(svm(/\nSV\n\S+/, "\nSV\n1e999"))).toBe("m.json: model_dict.model: libsvm model: support vector 1: the coefficient must be a finite number, got 1e999");
+    expect(refused(svm(/ 2:\S+/, " 2:-1e999"))).toBe('m.json: model_dict.model: libsvm model: support vector 1: node "2:-1e999": the value must be a finite number');
+    expect(refused(svm(/ 1:/, " 0:"))).toBe('m.json: model_dict.model: libsvm model: support vector 1: node "0:0.65734273": the index must be at least 1');
+    expect(refused(svm(/ 3:/, " 2:"))).toMatch(/^m\.json: model_dict\.model: libsvm model: support vector 1: node "2:0\.09\d+": the index must be above the previous node's 2$/);
+  });
+
   test("neither a model nor a collection; not JSON; a bootstrap of plain models", () => {
     expect(errorOf(() => parseModel({ param_dict: {} }, "x.json", { extractors: EXTRACTORS })).message).toBe('x.json: neither a model ("model_dict") nor a bootstrap collection ("0", "1", …)');
     expect(errorOf(() => parseModel([1], "x.json", { extractors: EXTRACTORS })).message).toBe("x.json: expected a JSON object at the top level");

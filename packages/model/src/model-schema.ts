@@ -46,10 +46,30 @@ export const modelDictSchema = z
         }
       }
     }
+    // A 0 would divide the prediction by 0 on every frame (libvmaf writes nan or inf).
+    if (d.norm_type === "linear_rescale" && d.slopes?.[0] === 0) ctx.addIssue({ code: "custom", path: ["slopes", 0], message: "must not be 0 (the score is divided by it)" });
+    // libvmaf would pin every score to one of the bounds.
+    if (d.score_clip && !(d.score_clip[0] < d.score_clip[1])) {
+      ctx.addIssue({ code: "custom", path: ["score_clip"], message: `the minimum ${d.score_clip[0]} must be below the maximum ${d.score_clip[1]}` });
+    }
+    knotIssues(d.score_transform?.knots ?? [], ctx);
     if (d.feature_opts_dicts && d.feature_opts_dicts.length !== n) {
       ctx.addIssue({ code: "custom", path: ["feature_opts_dicts"], message: `expected ${n} dictionaries (one per feature name), got ${d.feature_opts_dicts.length}` });
     }
   });
+
+/**
+ * libvmaf's piecewise mapping stops at a knot whose x does not increase or whose y falls,
+ * leaving 0 (or the score so far) on every frame: refused, naming the knot.
+ */
+function knotIssues(knots: readonly (readonly [number, number])[], ctx: z.core.$RefinementCtx): void {
+  for (let i = 1; i < knots.length; i++) {
+    const [[x0, y0], [x1, y1]] = [knots[i - 1]!, knots[i]!];
+    const path = ["score_transform", "knots", i];
+    if (!(x1 > x0)) ctx.addIssue({ code: "custom", path, message: `x ${x1} must be above the previous knot's ${x0}` });
+    else if (y1 < y0) ctx.addIssue({ code: "custom", path, message: `y ${y1} must not be below the previous knot's ${y0}` });
+  }
+}
 
 export type ModelDict = z.infer<typeof modelDictSchema>;
 

@@ -64,3 +64,20 @@ export function finishScore(model: VmafModel, raw: number): number {
 export function predictScore(model: VmafModel, features: Float64Array): number {
   return finishScore(model, rawPrediction(model, features));
 }
+
+/**
+ * rawPrediction at one frame, refused when it is not a finite number: clipped it would
+ * pin the score at a bound, unclipped it would be written as null. The error names the
+ * model and the frame, and the input that was not a number when one was.
+ */
+export function framePrediction(model: VmafModel, features: Float64Array, frame: number): number {
+  return finiteScore(model, frame, rawPrediction(model, features), "the prediction", features);
+}
+
+/** `score` itself when it is a finite number, else the error naming the model and the frame. */
+export function finiteScore(model: VmafModel, frame: number, score: number, what = `the score ${model.name}`, features?: Float64Array): number {
+  if (Number.isFinite(score)) return score;
+  const odd = features ? model.features.findIndex((_, i) => !Number.isFinite(features[i]!)) : -1;
+  const cause = odd >= 0 ? `its input ${model.features[odd]!.key} is ${features![odd]}` : "check the model's numbers";
+  throw new VqError(`model ${model.name} (${model.source}): frame ${frame}: ${what} is ${score}, not a finite number (${cause})`);
+}

@@ -36,6 +36,8 @@ function describe(issue: z.core.$ZodIssue, data: unknown): string {
   switch (issue.code) {
     case "invalid_type":
     case "invalid_union": {
+      // JSON's 1e999 parses to Infinity, which z.number() refuses: say why, not "got number"
+      if (typeof value === "number" && !Number.isFinite(value)) return `expected a finite number, got ${value}`;
       const expected = [...new Set(expectedTypes(issue))];
       const list = expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : expected[0] ?? "another type";
       return value === undefined ? `missing (expected ${list})` : `expected ${list}, got ${jsonType(value)}`;

@@ -1,6 +1,6 @@
 import { VqError, type FeatureCollector } from "@vq/core";
 import { bootstrapKeys, bootstrapScores } from "./bootstrap.ts";
-import { predictScore, readFeatures } from "./predict.ts";
+import { finiteScore, finishScore, framePrediction, readFeatures } from "./predict.ts";
 import type { LoadedModel } from "./vmaf-model.ts";
 
 export interface ScoreModelsOptions {
@@ -45,16 +45,20 @@ function scoredFrames(options: ScoreModelsOptions): number[] {
  * `_ci_p95_lo`, `_ci_p95_hi`. Frame by frame this writes the keys in libvmaf's order.
  */
 export function scoreModelsAtFrame(models: readonly LoadedModel[], collector: FeatureCollector, index: number): void {
-  for (const { model } of models) collector.append(model.name, index, predictScore(model, readFeatures(model, collector, index)));
-  for (const { bootstrap } of models) {
+  for (const { model } of models) {
+    const raw = framePrediction(model, readFeatures(model, collector, index), index);
+    collector.append(model.name, index, finiteScore(model, index, finishScore(model, raw)));
+  }
+  for (const { model, bootstrap } of models) {
     if (!bootstrap) continue;
     const [bagging, stddev, low, high] = bootstrapKeys(bootstrap) as [string, string, string, string];
     const s = bootstrapScores(bootstrap, collector, index);
-    bootstrap.models.forEach((m, k) => collector.append(m.name, index, s.models[k]!));
-    collector.append(bagging, index, s.bagging);
-    collector.append(stddev, index, s.stddev);
-    collector.append(low, index, s.ciLow);
-    collector.append(high, index, s.ciHigh);
+    bootstrap.models.forEach((m, k) => collector.append(m.name, index, finiteScore(m, index, s.models[k]!)));
+    const statistic = (key: string, v: number) => collector.append(key, index, finiteScore(model, index, v, `the score ${key}`));
+    statistic(bagging, s.bagging);
+    statistic(stddev, s.stddev);
+    statistic(low, s.ciLow);
+    statistic(high, s.ciHigh);
   }
 }
 
