@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
-import { standardOutputWasClosed } from "./standard-output.ts";
+import { closeOnExec } from "./standard-output.ts";
 
 // The command as a user runs it, in a child: only a real process has a standard output
 // that can be full, closed or gone.
@@ -77,13 +77,13 @@ test("start-up removes a dead run's temporary output, even when this run fails",
   expect(readdirSync(at)).toEqual([]);
 });
 
-test("standardOutputWasClosed reads close-on-exec from fdinfo", () => {
+test("close-on-exec is read from fdinfo's octal flags", () => {
   const info = (flags: string) => {
     const p = join(dir, `fdinfo-${flags}`);
     writeFileSync(p, `pos:\t0\nflags:\t${flags}\nmnt_id:\t25\n`);
     return p;
   };
-  expect(standardOutputWasClosed(info("02100002"))).toBe(true); // opened by the runtime
-  expect(standardOutputWasClosed(info("0100001"))).toBe(false); // inherited from a shell's >
-  expect(standardOutputWasClosed(join(dir, "no-such-fdinfo"))).toBe(false);
+  expect(closeOnExec(info("02100002"))).toBe(true); // /dev/null opened by Bun for a closed descriptor
+  expect(closeOnExec(info("0100001"))).toBe(false); // inherited from a shell's >
+  expect(closeOnExec(join(dir, "no-such-fdinfo"))).toBe(false);
 });

@@ -1,4 +1,4 @@
-import { readFileSync, writeSync } from "node:fs";
+import { fstatSync, readFileSync, statSync, writeSync } from "node:fs";
 import { VqError } from "@vq/core";
 
 const STDOUT = 1;
@@ -28,11 +28,26 @@ export function writeStandardOutput(text: string, fd = STDOUT): void {
 }
 
 /**
- * Whether standard output was closed when vq started. Bun and Node open /dev/null in place
- * of a closed descriptor 1, with close-on-exec set; a descriptor vq inherited cannot have
- * it (exec would have closed it). Linux only (/proc); elsewhere it answers false.
+ * Whether standard output was closed when vq started. Bun opens /dev/null in place of a
+ * closed descriptor 1, with close-on-exec set, which a descriptor inherited through exec
+ * cannot have. Node sets close-on-exec on inherited ones too, so there (and off Linux,
+ * without /proc) this answers false and a closed standard output stays Node's /dev/null.
  */
-export function standardOutputWasClosed(fdinfo = `/proc/self/fdinfo/${STDOUT}`): boolean {
+export function standardOutputWasClosed(fd = STDOUT, runtimeIsBun = "Bun" in globalThis): boolean {
+  return runtimeIsBun && isDevNull(fd) && closeOnExec(`/proc/self/fdinfo/${fd}`);
+}
+
+function isDevNull(fd: number): boolean {
+  try {
+    const s = fstatSync(fd);
+    return s.isCharacterDevice() && s.rdev === statSync("/dev/null").rdev;
+  } catch {
+    return false;
+  }
+}
+
+/** The close-on-exec bit of a descriptor, from its /proc fdinfo file (flags in octal). */
+export function closeOnExec(fdinfo: string): boolean {
   let info: string;
   try {
     info = readFileSync(fdinfo, "utf8");
