@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { main } from "./main.ts";
 
@@ -20,6 +23,22 @@ describe("--model", () => {
     expect(await main([...pair, "--model", `path=${goldenPath("manifest.json")}`], io)).toBe(1);
     expect(err.trimEnd().split("\n")).toHaveLength(1);
     expect(err).toContain("manifest.json");
+  });
+
+  // Such a model once wrote `"vmaf": 100` (an overflow the clip pinned) on every frame, exit 0.
+  test("a score that is not a finite number stops the run naming the model and the frame, writing nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vq-models-"));
+    const json = JSON.parse(readFileSync(new URL("../../model/models/vmaf_v0.6.1.json", import.meta.url), "utf8"));
+    json.model_dict.slopes[0] = 1e-320; // finite, but the prediction divided by it is not
+    const model = join(dir, "overflow.json");
+    writeFileSync(model, JSON.stringify(json));
+    let err = "";
+    const io = { stdout: () => {}, stderr: (t: string) => void (err += t), stderrIsTty: false };
+    const out = join(dir, "out.json");
+    const pair = ["-r", goldenPath("vectors/odd_321x241_444.ref.y4m"), "-d", goldenPath("vectors/odd_321x241_444.noise.y4m")];
+    expect(await main([...pair, "--model", `path=${model}`, "--json", "-o", out, "--backend", "cpu"], io)).toBe(1);
+    expect(err).toBe(`vq: model vmaf (${model}): frame 0: the prediction is Infinity, not a finite number (check the model's numbers)\n`);
+    expect(readdirSync(dir).sort()).toEqual(["overflow.json"]);
   });
 
   // libvmaf's vmaf_v0.6.1neg model sets vif and adm's enhancement gain limit to 1: the same
