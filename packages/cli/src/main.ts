@@ -104,7 +104,12 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
     if (s.output) writeAtomically(s.output, text);
     else io.stdout(text);
   } catch (e) {
-    if (s.report) rmSync(s.report, { force: true });
+    // best effort: the write's own error is the one to report
+    if (s.report) {
+      try {
+        rmSync(s.report, { force: true });
+      } catch {}
+    }
     throw e;
   }
   // CI gates: shown even with -q, before libvmaf's closing lines
