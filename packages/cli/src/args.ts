@@ -1,4 +1,4 @@
-import { PIXEL_FORMATS, POOL_MODES, VqError, type PixelFormat, type PoolMode } from "@vq/core";
+import { LIMITS, PIXEL_FORMATS, POOL_MODES, VqError, type PixelFormat, type PoolMode } from "@vq/core";
 import { FEATURE_NAMES, parseFeatureString, parseModelArgument, SCALERS, type Backend, type FeatureRequest, type Scaler } from "@vq/score";
 import { parseAlignArgument } from "./align-argument.ts";
 import { parseThreshold, type Threshold } from "./thresholds/threshold-expression.ts";
@@ -174,10 +174,12 @@ Exit status: 0 scored; 1 an error (with several -d: an input failed, the others 
 3 scored and written, but a --threshold failed.
 `;
 
-function parseUnsigned(option: string, value: string, min = 0): number {
+function parseUnsigned(option: string, value: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(value) || Number(value) < min) {
     throw new VqError(`invalid argument "${value}" for --${option}: expected ${min > 0 ? "a positive" : "a non-negative"} integer`);
   }
+  // Checked here, before anything is sized by it (docs/limits.md).
+  if (Number(value) > max) throw new VqError(`invalid argument "${value}" for --${option}: at most ${max} (vq's limit, docs/limits.md)`);
   return Number(value);
 }
 
@@ -224,10 +226,10 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         s.distorted.push(v);
         break;
       case "width":
-        s.width = parseUnsigned("width", v, 1);
+        s.width = parseUnsigned("width", v, 1, LIMITS.pictureSide);
         break;
       case "height":
-        s.height = parseUnsigned("height", v, 1);
+        s.height = parseUnsigned("height", v, 1, LIMITS.pictureSide);
         break;
       case "pixel_format":
         if (!PIXEL_FORMATS.includes(v as PixelFormat)) throw new VqError(`invalid argument "${v}" for --pixel_format: expected 420, 422, 444 or 400`);
@@ -253,7 +255,7 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         s.outputFormat = spec.long;
         break;
       case "threads":
-        s.threads = parseUnsigned("threads", v, 1);
+        s.threads = parseUnsigned("threads", v, 1, LIMITS.threads);
         break;
       case "feature":
         s.features.push(parseFeatureArgument(v));

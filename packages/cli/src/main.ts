@@ -1,5 +1,6 @@
 import { fstatSync, rmSync, statSync } from "node:fs";
-import { isVqError, VqError, writeJson } from "@vq/core";
+import { asAllocationError, isVqError, VqError, writeJson } from "@vq/core";
+import { inputNames } from "./input-names.ts";
 import { plannedScoreKeys, score } from "@vq/score";
 import { parseArgs, parseReportArgs, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { scoreLadderCommand } from "./ladder-command.ts";
@@ -50,7 +51,9 @@ function isTerminal(fd: number): boolean {
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   try {
     return (await run(argv, io)) ?? 0;
-  } catch (e) {
+  } catch (caught) {
+    // An allocation that failed anywhere is the input asking too much, not a bug.
+    const e = asAllocationError(caught, inputNames(argv));
     if (isVqError(e)) {
       io.stderr(`vq: ${e.message}\n`);
       return 1;

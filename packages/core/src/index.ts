@@ -1,4 +1,5 @@
-export { VqError, isVqError } from "./errors.ts";
+export { MAX_MESSAGE_LENGTH, VqError, isVqError, printableLine } from "./errors.ts";
+export { LIMITS, asAllocationError, checkPictureSize, isAllocationFailure } from "./limits.ts";
 export { Picture, PIXEL_FORMATS, alignUp, bytesPerSample, chromaSize, describeFormat, packedLayout, planeCount, sameFormat, validateFormat } from "./picture.ts";
 export type { PictureFormat, PixelFormat, Plane, PlaneLayout, Samples } from "./picture.ts";
 export { BufferedReader, openFileSource, streamSource } from "./readers/byte-source.ts";

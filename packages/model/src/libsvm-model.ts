@@ -1,4 +1,4 @@
-import { VqError } from "@vq/core";
+import { LIMITS, VqError } from "@vq/core";
 
 /**
  * A libsvm regression model as libvmaf's svm.cpp reads it from the `model` string of a
@@ -61,6 +61,10 @@ export function parseLibsvmModel(text: string, where: string): SvmModel {
   if (number("nr_class", INT) !== 2) throw fail("nr_class must be 2 for a regression model");
   const total = number("total_sv", INT);
   if (total < 1) throw fail("total_sv must be at least 1");
+  // Before the arrays are sized by it: a claim the text cannot hold, or beyond the cap, is refused.
+  if (total > LIMITS.supportVectors) throw fail(`total_sv ${total} is over vq's limit of ${LIMITS.supportVectors} support vectors (docs/limits.md)`);
+  const svLines = lines.length - line - 1;
+  if (total > svLines) throw fail(`${total} support vectors announced (total_sv), but only ${svLines} lines follow "SV"`);
   const rho = number("rho", DOUBLE);
 
   const coefficients = new Float64Array(total);

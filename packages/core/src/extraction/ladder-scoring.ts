@@ -1,5 +1,6 @@
 import { VqError } from "../errors.ts";
-import type { Picture, PictureFormat } from "../picture.ts";
+import { describeFormat, type Picture, type PictureFormat } from "../picture.ts";
+import { asAllocationError } from "../limits.ts";
 import type { VideoReader } from "../readers/video-reader.ts";
 import { FeatureCollector } from "./feature-collector.ts";
 import { checkCompatible, lengthMismatchError, lengthMismatchWarning, type ExtractionBackend } from "./scoring.ts";
@@ -137,7 +138,11 @@ export async function scoreLadder(ref: VideoReader, dists: readonly VideoReader[
   let index = 0;
   let failed = true;
   try {
-    await backend.init(ref.format);
+    try {
+      await backend.init(ref.format);
+    } catch (e) {
+      throw asAllocationError(e, `${ref.name} (${describeFormat(ref.format)})`);
+    }
     for (const [lane, l] of lanes.entries()) if (!l.live) backend.endLane(lane, 0);
     while (lanes.some((l) => l.live) && (options.frameCount === undefined || index < options.frameCount)) {
       const [r, ...read] = await Promise.allSettled([ref.read(), ...dists.map((d, lane) => (lanes[lane]!.live ? d.read() : Promise.resolve(null)))]);

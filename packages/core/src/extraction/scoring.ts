@@ -1,4 +1,5 @@
 import { VqError } from "../errors.ts";
+import { asAllocationError } from "../limits.ts";
 import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
 import { describeFormat, type PictureFormat } from "../picture.ts";
@@ -109,6 +110,15 @@ export function checkCompatible(ref: VideoReader, dist: VideoReader): void {
  * one way: readers -> pictures -> backend (extractors) -> collector.
  */
 export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: ExtractionBackend, options: ScoreOptions = {}): Promise<ScoreResult> {
+  try {
+    return await scorePair(ref, dist, backend, options);
+  } catch (e) {
+    // Buffers sized by the pictures (extractors' init, frame buffers) that do not fit: the input's fault.
+    throw asAllocationError(e, `${ref.name} and ${dist.name} (${describeFormat(ref.format)})`);
+  }
+}
+
+async function scorePair(ref: VideoReader, dist: VideoReader, backend: ExtractionBackend, options: ScoreOptions): Promise<ScoreResult> {
   checkCompatible(ref, dist);
   const collector = new FeatureCollector();
   for (const name of options.featureOrder ?? []) collector.reserve(name);

@@ -23,3 +23,25 @@ test("a worker that fails to start ends the run with its error and lets the proc
   expect(r.signal).toBeNull(); // not killed by the timeout: the process exited by itself
   expect(r.stdout.trim()).toBe("error: feature probe: refused in the worker");
 }, 90_000);
+
+test("--threads beyond the frame count starts one worker per frame, not one per thread", async () => {
+  const { FeatureCollector, memoryReader, ThreadedCpuBackend } = await import("../index.ts");
+  const format = { width: 16, height: 16, bitDepth: 8, pixelFormat: "420" } as const;
+  const extractor = { definition: { name: "frame_number" }, init() {}, extract() {}, flush() {}, close() {} } as never;
+  const backend = new ThreadedCpuBackend([{ extractor, spec: { name: "frame_number", options: {} } }], new URL("./frame-number-worker.fixture.ts", import.meta.url), 64);
+  const reader = memoryReader("clip", format, [new Uint8Array(384), new Uint8Array(384)]);
+  const collector = new FeatureCollector();
+  try {
+    await backend.init(format);
+    for (let i = 0; ; i++) {
+      const p = await reader.read();
+      if (!p) break;
+      await backend.extract({ ref: p, dist: p }, i, collector);
+    }
+    await backend.flush(collector);
+    expect(backend.workerCount).toBe(2);
+    expect([0, 1].map((i) => collector.get("frame_number", i))).toEqual([0, 1]);
+  } finally {
+    await backend.close();
+  }
+}, 60_000);

@@ -53,36 +53,45 @@ export class ThreadedCpuBackend implements ExtractionBackend {
     this.remote = extractors.filter((e) => e.spec && !e.extractor.definition.temporal);
   }
 
+  private specs: WorkerExtractorSpec[] = [];
+  private format?: PictureFormat;
+
   async init(format: PictureFormat): Promise<void> {
     for (const e of this.extractors) if (!this.isRemote(e)) await e.extractor.init(format);
     if (!this.remote.length) return;
-    const specs = this.remote.map((e) => e.spec!);
-    const ready: Promise<void>[] = [];
+    this.specs = this.remote.map((e) => e.spec!);
+    this.format = format;
+    // One worker now, so a worker that cannot start fails the run at once; the others start
+    // as frames need them: a clip of 3 frames never pays for 256 workers (~7.5 MB each).
+    await this.startWorker();
+  }
+
+  /** How many workers have started (at most `threads`, at most one per frame sent). */
+  get workerCount(): number {
+    return this.workers.length;
+  }
+
+  private startWorker(): Promise<void> {
     const fail = (err: Error, reject: (e: unknown) => void) => {
       this.failure ??= err;
       reject(err);
       for (const p of this.waiting.values()) p.reject(err);
       this.waiting.clear();
     };
-    for (let i = 0; i < this.threads; i++) {
-      ready.push(
-        new Promise<void>((resolve, reject) => {
-          void startWorker<FromWorker, ToWorker>(this.workerUrl, {
-            message: (m) => {
-              if (m.type === "ready") resolve();
-              else if (m.type === "frame") this.waiting.get(m.index)?.resolve(m.writes), this.waiting.delete(m.index);
-              else if (m.type === "flushed") this.flushWaiters.shift()?.(m.writes);
-              else if (m.type === "error") fail(m.user ? new VqError(m.message) : new Error(m.message), reject);
-            },
-            error: (err) => fail(err, reject),
-          }).then((w) => {
-            this.workers.push(w);
-            w.post({ type: "init", specs, format });
-          }, reject);
-        }),
-      );
-    }
-    await Promise.all(ready);
+    return new Promise<void>((resolve, reject) => {
+      void startWorker<FromWorker, ToWorker>(this.workerUrl, {
+        message: (m) => {
+          if (m.type === "ready") resolve();
+          else if (m.type === "frame") this.waiting.get(m.index)?.resolve(m.writes), this.waiting.delete(m.index);
+          else if (m.type === "flushed") this.flushWaiters.shift()?.(m.writes);
+          else if (m.type === "error") fail(m.user ? new VqError(m.message) : new Error(m.message), reject);
+        },
+        error: (err) => fail(err, reject),
+      }).then((w) => {
+        this.workers.push(w);
+        w.post({ type: "init", specs: this.specs, format: this.format! });
+      }, reject);
+    });
   }
 
   private isRemote(e: ThreadedExtractor): boolean {
@@ -98,6 +107,8 @@ export class ThreadedCpuBackend implements ExtractionBackend {
     if (!this.remote.length || skip) {
       writes = Promise.resolve(this.remote.map(() => []));
     } else {
+      // Round robin over the workers; another starts while each one already has a frame.
+      if (this.next >= this.workers.length && this.workers.length < this.threads) await this.startWorker();
       writes = new Promise((resolve, reject) => this.waiting.set(index, { resolve, reject }));
       const ref = pair.ref.buffer.slice().buffer;
       const dist = pair.dist.buffer.slice().buffer;

@@ -120,6 +120,13 @@ describe("videoFrameReader", () => {
     await expect(videoFrameReader("dist", [])).rejects.toThrow(/dist: no frames/);
   });
 
+  test("a frame claiming a picture over vq's size limit is refused before its buffers are allocated", async () => {
+    const f = frameOf({ width: 8, height: 8, bitDepth: 8, pixelFormat: "420" }, "I420", 0).frame;
+    const huge = Object.assign(Object.create(Object.getPrototypeOf(f)), f, { codedWidth: 65536, codedHeight: 65536, visibleRect: null }) as VideoFrameLike;
+    const readFirst = async () => (await videoFrameReader("dist", [huge])).read();
+    await expect(readFirst()).rejects.toThrow(/^dist: frame 0: picture size 65536x65536 is over vq's limit of 268435456 samples/);
+  });
+
   test("a frame whose size or format changes mid-stream names the frame", async () => {
     const a = frameOf({ width: 16, height: 8, bitDepth: 8, pixelFormat: "420" }, "I420", 0);
     const b = frameOf({ width: 18, height: 8, bitDepth: 8, pixelFormat: "420" }, "I420", 1);

@@ -1,4 +1,5 @@
 import { VqError } from "../errors.ts";
+import { checkPictureSize } from "../limits.ts";
 import { describeFormat, packedLayout, Picture, type PictureFormat, type PixelFormat } from "../picture.ts";
 import { FrameBufferPool, type VideoReader } from "./video-reader.ts";
 
@@ -56,6 +57,7 @@ function formatOf(name: string, index: number, frame: VideoFrameLike): { format:
     throw new VqError(`${name}: frame ${index} ${what}; vq scores YUV frames: ${Object.keys(FORMATS).join(", ")} (draw RGB content through a YUV encoder or convert it first)`);
   }
   const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
+  checkPictureSize(`${name}: frame ${index}`, rect.width, rect.height);
   return { format: { width: rect.width, height: rect.height, bitDepth: known.bitDepth, pixelFormat: known.pixelFormat }, source: frame.format!, planes: known.planes };
 }
 

@@ -144,6 +144,27 @@ describe("Y4mReader", () => {
     expect(await readError(broken)).toContain("frame 1: expected a FRAME marker");
   });
 
+  test("a header claiming a picture over vq's limit is refused, naming the limit", async () => {
+    // 65536x65536 passes the per-side limit; its 4 Gi samples a picture do not
+    expect(await readError(y4m("YUV4MPEG2 W65536 H65536 F25:1 C420jpeg", []))).toBe("test.y4m: picture size 65536x65536 is over vq's limit of 268435456 samples (16384x16384) a picture (docs/limits.md)");
+    expect(await readError(y4m("YUV4MPEG2 W65537 H2 F25:1", []))).toBe('test.y4m: Y4M header: bad W (width) "65537" (1 to 65536)');
+  });
+
+  test("a file shorter than one frame of its claimed size is refused when opened, before frame buffers exist", async () => {
+    const bytes = y4m("YUV4MPEG2 W16384 H16384 F25:1 C420jpeg", [new Uint8Array(10)]);
+    const sized: ByteSource = { ...memorySource(bytes), size: bytes.length };
+    const err = await Y4mReader.fromSource("big.y4m", sized).catch((e) => e);
+    expect(err).toBeInstanceOf(VqError);
+    expect(err.message).toBe("big.y4m: frame 0 is truncated: the file holds 16 bytes after its header, one 16384x16384 420 8-bit frame takes 402653190");
+  });
+
+  test("header values quoted in a message come out as one printable line: control bytes escaped, long values cut", async () => {
+    const message = await readError(y4m(`YUV4MPEG2 W8 H8 C420\r\x1b[2J\0${"x".repeat(4000)}`, []));
+    expect(message).toStartWith('test.y4m: Y4M header: unsupported colour space "C420\\r\\x1b[2J\\0xxxxxxxxxxxxxxxxxxxxxxx..." (supported:');
+    expect(message.length).toBeLessThanOrEqual(300);
+    expect(message).not.toMatch(/[\x00-\x1f\x7f]/);
+  });
+
   test("a file with a header and no frames reads as zero frames", async () => {
     const r = await open(y4m("YUV4MPEG2 W4 H4 F30:1 C444", []));
     expect(await r.read()).toBeNull();

@@ -1,6 +1,7 @@
 import { BufferedReader, openFileSource, type ByteSource } from "./byte-source.ts";
 import { VqError } from "../errors.ts";
-import { alignUp, packedLayout, Picture, type PictureFormat, type PixelFormat, type PlaneLayout } from "../picture.ts";
+import { checkPictureSize } from "../limits.ts";
+import { alignUp, describeFormat, packedLayout, Picture, type PictureFormat, type PixelFormat, type PlaneLayout } from "../picture.ts";
 import { positionalFrameFile } from "./frame-file.ts";
 import { FrameBufferPool, type FrameFile, type VideoReader } from "./video-reader.ts";
 
@@ -64,21 +65,21 @@ export function parseY4mHeader(name: string, line: string): Y4mHeader {
         break;
       case "F": {
         const m = /^(\d+):(\d+)$/.exec(value);
-        if (!m) throw new VqError(`${name}: Y4M header: bad F (frame rate) tag "${tag}"`);
+        if (!m) throw new VqError(`${name}: Y4M header: bad F (frame rate) tag "${excerpt(tag)}"`);
         // F0:0 is the format's "unknown"
         frameRate = Number(m[1]) && Number(m[2]) ? { num: Number(m[1]), den: Number(m[2]) } : undefined;
         break;
       }
       case "I":
         if (value !== "p" && value !== "?") {
-          throw new VqError(`${name}: Y4M header: interlaced video (I${value}) is not supported; deinterlace it first`);
+          throw new VqError(`${name}: Y4M header: interlaced video (I${excerpt(value)}) is not supported; deinterlace it first`);
         }
         break;
       case "C": {
         const c = parseColourSpace(value);
         if (!c) {
           throw new VqError(
-            `${name}: Y4M header: unsupported colour space "C${value}" (supported: 420, 420jpeg, 420mpeg2, 420paldv, 422, 444, 444alpha, mono, 420p9..16, 422p9..16, 444p9..16, mono9..16)`,
+            `${name}: Y4M header: unsupported colour space "C${excerpt(value)}" (supported: 420, 420jpeg, 420mpeg2, 420paldv, 422, 444, 444alpha, mono, 420p9..16, 422p9..16, 444p9..16, mono9..16)`,
           );
         }
         colour = c;
@@ -90,6 +91,7 @@ export function parseY4mHeader(name: string, line: string): Y4mHeader {
   }
   if (width === undefined) throw new VqError(`${name}: Y4M header has no W (width) tag`);
   if (height === undefined) throw new VqError(`${name}: Y4M header has no H (height) tag`);
+  checkPictureSize(name, width, height);
   const format: PictureFormat = { width, height, bitDepth: colour.bitDepth, pixelFormat: colour.pixelFormat };
   const extraBytesPerFrame = (colour.extraPlanes ?? 0) * width * height * (colour.bitDepth > 8 ? 2 : 1);
   return { format, frameRate, extraBytesPerFrame };
@@ -97,7 +99,7 @@ export function parseY4mHeader(name: string, line: string): Y4mHeader {
 
 function parsePositive(name: string, what: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65536) {
-    throw new VqError(`${name}: Y4M header: bad ${what} "${value}"`);
+    throw new VqError(`${name}: Y4M header: bad ${what} "${excerpt(value)}" (1 to 65536)`);
   }
   return Number(value);
 }
@@ -126,6 +128,10 @@ export class Y4mReader implements VideoReader {
     this.skip = new Uint8Array(header.extraBytesPerFrame);
     const size = input.source.size;
     const perFrame = 6 + byteLength + header.extraBytesPerFrame;
+    // Before anything is allocated for the claimed size: a header is cheap to write, frames are not.
+    if (size !== undefined && size > headerBytes && size - headerBytes < perFrame) {
+      throw new VqError(`${name}: frame 0 is truncated: the file holds ${size - headerBytes} bytes after its header, one ${describeFormat(this.format)} frame takes ${perFrame}`);
+    }
     if (size !== undefined && (size - headerBytes) % perFrame === 0) {
       const frameCount = (size - headerBytes) / perFrame;
       this.frameCount = frameCount;
@@ -153,7 +159,7 @@ export class Y4mReader implements VideoReader {
     const marker = await this.input.readLine(256);
     if (marker === null) return null;
     if (!marker.startsWith("FRAME")) {
-      throw new VqError(`${this.name}: frame ${this.index}: expected a FRAME marker at byte ${this.input.position - marker.length - 1}, found "${printable(marker.slice(0, 16))}"`);
+      throw new VqError(`${this.name}: frame ${this.index}: expected a FRAME marker at byte ${this.input.position - marker.length - 1}, found "${excerpt(marker, 16)}"`);
     }
     const buffer = this.pool.take();
     const got = await this.input.readExact(buffer.subarray(0, this.frameBytes));
@@ -178,6 +184,7 @@ export class Y4mReader implements VideoReader {
   }
 }
 
-function printable(s: string): string {
-  return s.replace(/[^\x20-\x7e]/g, "?");
+/** The start of an input's text quoted in a message (VqError escapes its control bytes). */
+function excerpt(s: string, max = 32): string {
+  return s.length <= max ? s : `${s.slice(0, max)}...`;
 }

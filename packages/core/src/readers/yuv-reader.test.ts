@@ -37,6 +37,14 @@ describe("RawYuvReader", () => {
     expect(err.message).toContain("b.yuv");
   });
 
+  test("rejects a picture size over vq's limit before sizing anything by it", async () => {
+    const path = join(dir, "c.yuv");
+    writeFileSync(path, new Uint8Array(60));
+    const err = await RawYuvReader.open(path, { width: 32768, height: 16384, pixelFormat: "420", bitDepth: 8 }).catch((e) => e);
+    expect(err).toBeInstanceOf(VqError);
+    expect(err.message).toBe(`${path}: picture size 32768x16384 is over vq's limit of 268435456 samples (16384x16384) a picture (docs/limits.md)`);
+  });
+
   test("rejects a missing file and a directory with their names", async () => {
     const fmt = { width: 4, height: 4, pixelFormat: "444" as const, bitDepth: 8 };
     const missing = await RawYuvReader.open(join(dir, "none.yuv"), fmt).catch((e) => e);

@@ -1,5 +1,6 @@
 import { BufferedReader, openFileSource, type ByteSource } from "./byte-source.ts";
 import { VqError } from "../errors.ts";
+import { checkPictureSize } from "../limits.ts";
 import { alignUp, describeFormat, packedLayout, Picture, validateFormat, type PictureFormat, type PlaneLayout } from "../picture.ts";
 import { positionalFrameFile } from "./frame-file.ts";
 import { FrameBufferPool, type FrameFile, type VideoReader } from "./video-reader.ts";
@@ -36,6 +37,7 @@ export class RawYuvReader implements VideoReader {
   static async fromSource(name: string, source: ByteSource, format: PictureFormat): Promise<RawYuvReader> {
     try {
       validateFormat(format);
+      checkPictureSize(name, format.width, format.height);
       return new RawYuvReader(name, new BufferedReader(source), format, source.size);
     } catch (e) {
       await source.close();
