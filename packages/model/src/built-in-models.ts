@@ -31,10 +31,20 @@ const BUILT_IN: ReadonlyMap<string, () => JsonModule> = new Map<string, () => Js
 /** Names accepted by loadBuiltInModel (libvmaf's `--model version=NAME`). */
 export const BUILT_IN_MODELS: readonly string[] = [...BUILT_IN.keys()];
 
+/** The built-in names that share the longest start with `name`, at most 5: the full list is too long for one line. */
+export function nearestModels(name: string): string[] {
+  const shared = (m: string) => {
+    let i = 0;
+    while (i < m.length && m[i] === name[i]) i++;
+    return i;
+  };
+  return [...BUILT_IN_MODELS].sort((a, b) => shared(b) - shared(a)).slice(0, 5);
+}
+
 /** Loads a built-in model or bootstrap collection by libvmaf's version name. */
 export async function loadBuiltInModel(version: string, config: ModelConfig): Promise<LoadedModel> {
   const load = BUILT_IN.get(version);
-  if (!load) throw new VqError(`no built-in model "${version}" (built-in models: ${BUILT_IN_MODELS.join(", ")})`);
+  if (!load) throw new VqError(`no built-in model "${version}" (nearest of the ${BUILT_IN_MODELS.length} built in: ${nearestModels(version).join(", ")}; docs/metrics/vmaf.md lists them all)`);
   const json = (await load()).default;
   return parseModel(json, `built-in model ${version}`, config);
 }

@@ -89,6 +89,15 @@ describe("model files", () => {
     expect(errorOf(() => parseModel(range, "m.json", { extractors: EXTRACTORS })).message).toMatch(/^m\.json: model_dict\.feature_opts_dicts\[0\]: feature adm: option adm_enhn_gain_limit/);
   });
 
+  test("a total_sv the text cannot hold, or over vq's limit, is refused before anything is sized by it", () => {
+    const claims = modelJson();
+    claims.model_dict.model = claims.model_dict.model.replace("total_sv 211", "total_sv 2000000000");
+    expect(errorOf(() => parseModel(claims, "m.json", { extractors: EXTRACTORS })).message).toBe("m.json: model_dict.model: libsvm model: total_sv 2000000000 is over vq's limit of 1000000 support vectors (docs/limits.md)");
+    const overLines = modelJson();
+    overLines.model_dict.model = overLines.model_dict.model.replace("total_sv 211", "total_sv 900000");
+    expect(errorOf(() => parseModel(overLines, "m.json", { extractors: EXTRACTORS })).message).toMatch(/^m\.json: model_dict\.model: libsvm model: 900000 support vectors announced \(total_sv\), but only \d+ lines follow "SV"$/);
+  });
+
   test("a broken libsvm model", () => {
     const json = modelJson();
     json.model_dict.model = json.model_dict.model.replace("kernel_type rbf", "kernel_type sigmoid");
@@ -173,6 +182,7 @@ describe("built-in models", () => {
   test("an unknown name lists the available ones", async () => {
     const e = await loadBuiltInModel("vmaf_v9", { extractors: EXTRACTORS }).catch((x) => x);
     expect(e).toBeInstanceOf(VqError);
-    expect(e.message).toBe(`no built-in model "vmaf_v9" (built-in models: ${BUILT_IN_MODELS.join(", ")})`);
+    expect(e.message).toBe(`no built-in model "vmaf_v9" (nearest of the ${BUILT_IN_MODELS.length} built in: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_v1.0.16_3d0h, vmaf_v1.0.16_3d0h_2160, vmaf_v1.0.16_5d0h; docs/metrics/vmaf.md lists them all)`);
+    expect((await loadBuiltInModel("vmaf_4k", { extractors: EXTRACTORS }).catch((x) => x)).message).toContain("built in: vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, ");
   });
 });

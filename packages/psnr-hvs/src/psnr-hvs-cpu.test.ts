@@ -2,9 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, VqError, type PictureFormat, type PicturePair } from "@vq/core";
 import { createPsnrHvsCpu } from "./psnr-hvs-cpu.ts";
 
-function picture(format: PictureFormat, seed: number): Picture {
+function picture(format: PictureFormat, seed: number, max = (1 << format.bitDepth) - 1): Picture {
   const p = Picture.allocate(format);
-  const max = (1 << format.bitDepth) - 1;
   for (const plane of p.planes) for (let k = 0; k < plane.data.length; k++) plane.data[k] = (Math.imul((k + 1) ^ Math.imul(seed, 0x9e3779b9), 0x85ebca6b) >>> 9) % (max + 1);
   return p;
 }
@@ -26,6 +25,15 @@ describe("psnr_hvs on the CPU", () => {
     expect(() => cpu.init({ width: 14, height: 64, bitDepth: 8, pixelFormat: "420" })).toThrow(/chroma plane is 7x32/);
     expect(() => cpu.init({ width: 7, height: 64, bitDepth: 8, pixelFormat: "444" })).toThrow(VqError);
     expect(() => cpu.init({ width: 16, height: 16, bitDepth: 12, pixelFormat: "420" })).not.toThrow();
+  });
+
+  test("10-bit samples beyond 1023: libvmaf's number while its arithmetic gives one, else an error naming the frame and range, never NaN", () => {
+    const format: PictureFormat = { width: 64, height: 48, bitDepth: 10, pixelFormat: "420" };
+    const mild = scores(format, [{ ref: picture(format, 1, 2000), dist: picture(format, 2, 2000) }]);
+    for (const key of ["psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"]) expect(Number.isFinite(mild.get(key, 0))).toBe(true);
+    const ok = { ref: picture(format, 1), dist: picture(format, 2) };
+    const wild = { ref: picture(format, 3, 65535), dist: picture(format, 4, 65535) };
+    expect(() => scores(format, [ok, wild])).toThrow(/^feature psnr_hvs: invalid input: frame 1: psnr_hvs_y has samples beyond 0\.\.1023, the 10-bit range \(sample 6\d{4} found\), where libvmaf's psnr_hvs overflows and gives no number$/);
   });
 
   test("identical frames score +Infinity on every key (libvmaf's null)", () => {

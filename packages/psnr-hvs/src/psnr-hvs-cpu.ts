@@ -2,7 +2,7 @@ import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } f
 import { PLANE_CSF, maskingWeights } from "./csf.ts";
 import { libvmafPlaneSizes, psnrHvsDefinition, psnrHvsOptions, type PsnrHvsOptions } from "./definition.ts";
 import { BlockScratch, planeError } from "./plane-error.ts";
-import { writePsnrHvs } from "./psnr-hvs-score.ts";
+import { largestSample, writePsnrHvs } from "./psnr-hvs-score.ts";
 
 const MASKS = PLANE_CSF.map(maskingWeights);
 
@@ -26,7 +26,7 @@ export class PsnrHvsCpu implements FeatureExtractor<PicturePair> {
       const { width, height } = this.sizes[p]!;
       errors[p] = planeError(frame.ref.planes[p]!, frame.dist.planes[p]!, width, height, frame.ref.bitDepth, PLANE_CSF[p]!, MASKS[p]!, this.scratch);
     }
-    writePsnrHvs(errors, index, collector);
+    writePsnrHvs(errors, index, collector, frame.ref.bitDepth, (p) => largestSample(frame, p));
   }
 
   flush(_collector: FeatureCollector): void {}

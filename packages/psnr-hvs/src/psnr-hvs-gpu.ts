@@ -92,7 +92,7 @@ export class PsnrHvsGpu implements GpuStage {
       errors[p] = normalisedError(f32[0]!, plane.blocks * 64, this.bitDepth);
       this.termByTermBlocks += words[3 + p]!;
     });
-    writePsnrHvs(errors, index, collector);
+    writePsnrHvs(errors, index, collector, this.bitDepth);
   }
 
   close(): void {
