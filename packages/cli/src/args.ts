@@ -150,7 +150,7 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --frame_skip_ref N      skip the first N reference frames
       --frame_skip_dist N     skip the first N distorted frames
       --subsample N           write and pool every N-th frame
-      --threads N             CPU worker threads
+      --threads N             CPU worker threads (at most 256; never more than frames)
       --scale                 scale the distorted video to the reference's size (ffmpeg)
       --conform               convert the distorted video to the reference's size, bit depth,
                               chroma subsampling and frame rate through ffmpeg (filters:

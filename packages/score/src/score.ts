@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompositeBackend, needsFfmpeg, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, LIMITS, needsFfmpeg, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
 import { chooseBackend } from "./backend.ts";
@@ -27,7 +27,7 @@ export const scoreRequestSchema = z.strictObject({
   models: z.array(z.string()).default([]),
   noPrediction: z.boolean().default(false),
   backend: z.enum(["cpu", "gpu", "auto"]).default("auto"),
-  threads: z.number().int().min(1).max(256).default(1),
+  threads: z.number().int().min(1).max(LIMITS.threads).default(1),
   subsample: z.number().int().min(1).default(1),
   frameCount: z.number().int().min(1).optional(),
   skipRef: z.number().int().min(0).default(0),
