@@ -63,3 +63,13 @@ test("a Y4M file whose frames do not tile it exactly has no frame file (the read
   expect(await reader.read()).not.toBeNull();
   await reader.close();
 });
+
+test("a damaged FRAME marker read by position is named with its control bytes escaped", async () => {
+  const parts = [Buffer.from("YUV4MPEG2 W4 H4 F25:1 C444\n")];
+  for (let f = 0; f < 3; f++) parts.push(Buffer.from(f === 1 ? "FR\x1b\0\r\n" : "FRAME\n"), Buffer.from(bytesOf(f, 48)));
+  const path = join(dir, "marker.y4m");
+  writeFileSync(path, Buffer.concat(parts));
+  const file = (await Y4mReader.open(path)).frameFile!;
+  const err = await file.read(1, new Uint8Array(48), false).catch((e) => e);
+  expect(err.message).toBe(`${path}: frame 1: expected a FRAME marker at byte 81, found "FR\\x1b\\0\\r\\n"`);
+});

@@ -73,6 +73,7 @@ export function positionalFrameFile(name: string, source: ByteSource, layout: Fr
   };
 }
 
+/** The marker's bytes as text; VqError escapes the control bytes among them. */
 function printable(bytes: Uint8Array): string {
-  return String.fromCharCode(...bytes.subarray(0, 6)).replace(/[^\x20-\x7e]/g, "?");
+  return String.fromCharCode(...bytes.subarray(0, 6));
 }
