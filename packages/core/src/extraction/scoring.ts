@@ -140,7 +140,7 @@ async function scorePair(ref: VideoReader, dist: VideoReader, backend: Extractio
   try {
     // Inside the try: a backend that fails to start (a worker refusing its options) still
     // closes, so no worker thread keeps the process alive.
-    await backend.init(ref.format);
+    await backend.init(ref.format, framesToCome(ref, dist, options));
     for (;;) {
       if (options.frameCount !== undefined && index >= options.frameCount) break;
       const [r, d] = await Promise.all([ref.read(), dist.read()]);
@@ -167,6 +167,13 @@ async function scorePair(ref: VideoReader, dist: VideoReader, backend: Extractio
     await (failed ? backend.close().catch(() => {}) : backend.close());
   }
   return { collector, frames: index, format: ref.format };
+}
+
+/** How many frame pairs the loop will score, when both inputs know their length (files, not streams). */
+function framesToCome(ref: VideoReader, dist: VideoReader, options: ScoreOptions): number | undefined {
+  if (ref.frameCount === undefined || dist.frameCount === undefined) return options.frameCount;
+  const left = Math.min(ref.frameCount - (options.skipRef ?? 0), dist.frameCount - (options.skipDist ?? 0));
+  return Math.max(0, Math.min(left, options.frameCount ?? Infinity));
 }
 
 /**
@@ -211,8 +218,8 @@ export class CompositeBackend implements ExtractionBackend {
     this.name = backends.map((b) => b.name).join("+");
   }
 
-  async init(format: PictureFormat): Promise<void> {
-    for (const b of this.backends) await b.init(format);
+  async init(format: PictureFormat, frames?: number): Promise<void> {
+    for (const b of this.backends) await b.init(format, frames);
   }
 
   async extract(pair: PicturePair, index: number, collector: FeatureCollector): Promise<void> {

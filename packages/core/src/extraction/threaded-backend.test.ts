@@ -44,4 +44,12 @@ test("--threads beyond the frame count starts one worker per frame, not one per 
   } finally {
     await backend.close();
   }
+  // the frame count known up front (files): that many start together, no more
+  const known = new ThreadedCpuBackend([{ extractor, spec: { name: "frame_number", options: {} } }], new URL("./frame-number-worker.fixture.ts", import.meta.url), 64);
+  try {
+    await known.init(format, 3);
+    expect(known.workerCount).toBe(3);
+  } finally {
+    await known.close();
+  }
 }, 60_000);

@@ -56,14 +56,16 @@ export class ThreadedCpuBackend implements ExtractionBackend {
   private specs: WorkerExtractorSpec[] = [];
   private format?: PictureFormat;
 
-  async init(format: PictureFormat): Promise<void> {
+  /** `frames`, when known: no more workers start than there are frames (each costs ~7.5 MB). */
+  async init(format: PictureFormat, frames?: number): Promise<void> {
     for (const e of this.extractors) if (!this.isRemote(e)) await e.extractor.init(format);
     if (!this.remote.length) return;
     this.specs = this.remote.map((e) => e.spec!);
     this.format = format;
-    // One worker now, so a worker that cannot start fails the run at once; the others start
-    // as frames need them: a clip of 3 frames never pays for 256 workers (~7.5 MB each).
-    await this.startWorker();
+    // Started together now; with the count unknown (a stream) one now and the others as frames
+    // need them, so a clip of 3 frames never pays for 256 workers.
+    const now = Math.max(1, Math.min(this.threads, frames ?? 1));
+    await Promise.all(Array.from({ length: now }, () => this.startWorker()));
   }
 
   /** How many workers have started (at most `threads`, at most one per frame sent). */
@@ -71,6 +73,7 @@ export class ThreadedCpuBackend implements ExtractionBackend {
     return this.workers.length;
   }
 
+  /** Starts a worker; resolves once its extractors are built (a frame sent earlier would find none). */
   private startWorker(): Promise<void> {
     const fail = (err: Error, reject: (e: unknown) => void) => {
       this.failure ??= err;
