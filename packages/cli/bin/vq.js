@@ -50,17 +50,18 @@ if (!needsBun && !(quiet && !isDeno)) {
       if (pending && keep(pending)) process.stderr.write(pending);
     });
   }
-  // A terminal's Ctrl-C reaches the child too (one process group); a SIGTERM is passed on.
-  process.on("SIGINT", () => {});
-  process.on("SIGTERM", () => child.kill("SIGTERM"));
+  // The signals that stop a run are passed on (a kill, npx's forwarding, a closed terminal),
+  // and this process waits for the child's exit code (128 + n: src/signals.ts). A terminal's
+  // Ctrl-C reaches both (one process group); the child stops at the first.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
   child.on("error", (e) => {
     process.stderr.write(`vq: cannot start ${runtime}: ${e.message}\n`);
     process.exit(1);
   });
-  child.on("close", (code, signal) => {
+  child.on("close", async (code, signal) => {
     if (signal) {
-      process.removeAllListeners(signal);
-      process.kill(process.pid, signal);
+      const { constants } = await import("node:os");
+      process.exit(128 + (constants.signals[signal] ?? 0));
     }
     process.exit(code ?? 1);
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompositeBackend, LIMITS, needsFfmpeg, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, isStreamInput, LIMITS, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
 import { chooseBackend } from "./backend.ts";
@@ -87,6 +87,7 @@ export interface ScoreEvents {
 /** A path opened by its kind (Y4M, raw YUV, or through ffmpeg), or a reader given as it is. */
 export async function openInput(source: string | VideoReader, raw: ParsedScoreRequest["raw"], ffmpeg: FfmpegOptions): Promise<VideoReader> {
   if (typeof source !== "string") return source;
+  if (isStreamInput(source) && !ffmpeg.scaleTo) return openStreamInput(source, raw && { ...raw, pixelFormat: raw.pixelFormat as PixelFormat });
   if (ffmpeg.scaleTo || needsFfmpeg(source)) return openWithFfmpeg(source, ffmpeg);
   if (raw) return RawYuvReader.open(source, { ...raw, pixelFormat: raw.pixelFormat as PixelFormat });
   if (/\.yuv$/i.test(source)) throw new VqError(`${source}: raw YUV input needs its width, height, pixel format and bit depth`);

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { needsFfmpeg, openWithFfmpeg, RawYuvReader, Y4mReader, isVqError, type PixelFormat, type VideoReader } from "@vq/core";
+import { isStreamInput, needsFfmpeg, openWithFfmpeg, RawYuvReader, streamName, VqError, Y4mReader, isVqError, type PixelFormat, type VideoReader } from "@vq/core";
 import { bitrate, type FrameRate, type RateInputs } from "./rate-quality.ts";
 import { pngDataUri, encodePng } from "./png.ts";
 import type { ReportData, RunSettings } from "./report-data.ts";
@@ -26,6 +26,8 @@ export interface RunInputs {
 }
 
 function openInput(path: string, run: RunSettings, scaleTo?: { width: number; height: number }, filters?: string[]): Promise<VideoReader> {
+  // a pipe was read once, by the run
+  if (isStreamInput(path)) throw new VqError(`${streamName(path)}: a pipe, read once by the run, cannot be read again for the report`);
   // the probe's frame count is the file's, not that of its conversion to another rate
   if (needsFfmpeg(path) || filters) return openWithFfmpeg(path, { ffmpeg: run.ffmpeg, scaleTo, filters, probe: !filters });
   if (/\.yuv$/i.test(path) && run.raw) return RawYuvReader.open(path, { ...run.raw, pixelFormat: run.raw.pixelFormat as PixelFormat });

@@ -1,3 +1,5 @@
+import { trackChildProcess } from "./child-processes.ts";
+
 /**
  * ffprobe beside the ffmpeg in use: `--ffmpeg /opt/x/bin/ffmpeg` → `/opt/x/bin/ffprobe`
  * (`ffmpeg-6` → `ffprobe-6`), plain `ffmpeg` → `ffprobe` on PATH. Every ffmpeg build and
@@ -54,7 +56,7 @@ export async function probeFrameCount(path: string, ffmpeg?: string): Promise<nu
   const { execFile } = await import("node:child_process");
   const args = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=nb_frames,avg_frame_rate,duration:stream_tags=NUMBER_OF_FRAMES,DURATION:format=duration", "-of", "json", path];
   return new Promise((resolve) => {
-    execFile(ffprobeBeside(ffmpeg), args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
+    const child = execFile(ffprobeBeside(ffmpeg), args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
       if (error) return resolve(undefined);
       try {
         resolve(frameCountFromProbe(JSON.parse(stdout) as ProbeJson));
@@ -62,5 +64,6 @@ export async function probeFrameCount(path: string, ffmpeg?: string): Promise<nu
         resolve(undefined);
       }
     });
+    trackChildProcess(child);
   });
 }

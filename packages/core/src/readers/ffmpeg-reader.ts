@@ -1,8 +1,10 @@
 import { openFileSource, streamSource } from "./byte-source.ts";
 import { VqError } from "../errors.ts";
 import type { Picture } from "../picture.ts";
+import { stopChildProcess, trackChildProcess } from "./child-processes.ts";
 import { probeFrameCount } from "./ffmpeg-probe.ts";
 import type { VideoReader } from "./video-reader.ts";
+import { isStreamInput, streamName } from "./stream-input.ts";
 import { Y4mReader } from "./y4m-reader.ts";
 
 export interface FfmpegOptions {
@@ -30,6 +32,8 @@ export const FFMPEG_MISSING =
  * samples at their native bit depth, so memory stays constant over any length.
  */
 export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}): Promise<VideoReader> {
+  // A pipe opened by name would make ffmpeg wait for a writer for good (stream-input.ts).
+  if (isStreamInput(path)) throw new VqError(`${streamName(path)}: is a pipe, read once as a Y4M stream: ffmpeg cannot convert it (scaling, --conform); give a file`);
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
   await (await openFileSource(path)).close();
   const args = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-an", "-sn"];
@@ -39,6 +43,7 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   // loaded here, not with vq: node:child_process and node:stream cost ~10 ms to load under Bun
   const [{ spawn }, { Readable }] = await Promise.all([import("node:child_process"), import("node:stream")]);
   const child = spawn(options.ffmpeg ?? "ffmpeg", args, { stdio: ["ignore", "pipe", "pipe"] });
+  trackChildProcess(child);
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => {
     if (stderr.length < 4096) stderr += d.toString();
@@ -61,7 +66,7 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   try {
     reader = await Y4mReader.fromSource(path, streamSource(Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>));
   } catch (e) {
-    child.kill();
+    stopChildProcess(child);
     throw await failure();
   }
   return {
@@ -82,7 +87,7 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
     },
     release: (p) => reader.release(p),
     async close() {
-      child.kill();
+      stopChildProcess(child);
       await reader.close();
     },
   };

@@ -157,7 +157,11 @@ export class Y4mReader implements VideoReader {
 
   async read(): Promise<Picture | null> {
     const marker = await this.input.readLine(256);
-    if (marker === null) return null;
+    if (marker === null) {
+      // the file's size at the start promised more: it shrank while being read
+      if (this.frameCount !== undefined && this.index < this.frameCount) throw new VqError(`${this.name}: frame ${this.index}: the file ended early (its size promised ${this.frameCount} frames); was it changed while vq read it?`);
+      return null;
+    }
     if (!marker.startsWith("FRAME")) {
       throw new VqError(`${this.name}: frame ${this.index}: expected a FRAME marker at byte ${this.input.position - marker.length - 1}, found "${excerpt(marker, 16)}"`);
     }

@@ -50,6 +50,7 @@ export class RawYuvReader implements VideoReader {
     const got = await this.input.readExact(buffer.subarray(0, this.frameBytes));
     if (got === 0) {
       this.pool.give(buffer);
+      if (this.frameCount !== undefined && this.index < this.frameCount) throw new VqError(`${this.name}: frame ${this.index}: the file ended early (its size promised ${this.frameCount} frames); was it changed while vq read it?`);
       return null;
     }
     if (got < this.frameBytes) {
