@@ -115,7 +115,8 @@ Scores a distorted video against its reference with libvmaf's metrics, on the CP
 \`vq report\` turns --json results into one self-contained HTML page: one run's report, or
 several runs compared (vq report --help).
 
-  -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes
+  -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes; - (standard
+                              input), /dev/stdin or a FIFO is read as a Y4M stream (raw with -w -h -p -b)
   -d, --distorted PATH        distorted video, likewise; repeat it to score several (a ladder: the
                               reference is read once for all; -o then needs {name} or {n})
   -w, --width N               width (raw .yuv)
@@ -171,7 +172,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
       --help                  this text
 
 Exit status: 0 scored; 1 an error (with several -d: an input failed, the others are written);
-3 scored and written, but a --threshold failed.
+3 scored and written, but a --threshold failed; 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM
+(nothing written, ffmpeg stopped).
 `;
 
 function parseUnsigned(option: string, value: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {

@@ -29,7 +29,8 @@ export function streamName(path: string): string {
   return path === "-" ? "standard input" : path;
 }
 
-// A stream's bytes can be read once: a second open (--align, --conform) would see what is left.
+// A stream's bytes can be read once: a second open while it is read (--align, the same pipe
+// given twice) would see what is left. Closed, it may be opened again (a FIFO's next writer).
 const opened = new Set<string>();
 
 /**
@@ -42,7 +43,13 @@ export async function openStreamInput(path: string, raw?: PictureFormat): Promis
   const key = path === "-" ? "/dev/stdin" : path;
   if (opened.has(key)) throw new VqError(`${name}: a pipe can be read only once, and this run reads it again (--align, --conform or the same pipe twice): give a file`);
   opened.add(key);
-  const source = await openStream(path, name);
+  let source: ByteSource;
+  try {
+    source = forgottenOnClose(await openStream(path, name), key);
+  } catch (e) {
+    opened.delete(key);
+    throw e;
+  }
   if (raw) return RawYuvReader.fromSource(name, source, raw);
   const head = new Uint8Array(Y4M_MAGIC.length);
   let got = 0;
@@ -87,6 +94,16 @@ async function openStream(path: string, name: string): Promise<ByteSource> {
       open_ = false;
       // standard input stays open: it is the process's, not this reader's
       if (fd !== 0) close(fd, () => {});
+    },
+  };
+}
+
+function forgottenOnClose(source: ByteSource, key: string): ByteSource {
+  return {
+    read: (into) => source.read(into),
+    close: async () => {
+      opened.delete(key);
+      await source.close();
     },
   };
 }
