@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -141,3 +141,37 @@ test("a stream cannot be read twice: --align on standard input is refused", () =
   expect(r.status).toBe(1);
   expect(r.stderr).toMatch(/^vq: standard input: a pipe can be read only once.*give a file\n$/);
 }, 30_000);
+
+test("a file that shrinks mid-run is an error naming the first missing frame, and nothing is written", async () => {
+  const run = mkdtempSync(join(dir, "shrink-"));
+  const fifo = join(run, "reference");
+  execFileSync("mkfifo", [fifo]);
+  const distorted = join(run, "distorted.y4m");
+  writeFileSync(distorted, ref);
+  const output = join(run, "out.json");
+  const vq = spawn(process.execPath, [cli, "-r", fifo, "-d", distorted, "--backend", "cpu", "--json", "-o", output], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  vq.stderr!.on("data", (d) => (stderr += d));
+  const exit = exited(vq);
+  const writer = await open(fifo, "w");
+  try {
+    await writer.write(firstFrames);
+    // the reference held back until the distorted file is open, its size (24 frames) taken: then it shrinks to 2
+    await until("the distorted file open", () => readdirSync(`/proc/${vq.pid}/fd`).some((fd) => readlinkOr(`/proc/${vq.pid}/fd/${fd}`) === distorted));
+    truncateSync(distorted, firstFrames.length);
+    await writer.write(ref.subarray(firstFrames.length)).catch(() => {});
+  } finally {
+    await writer.close().catch(() => {});
+  }
+  expect(await exit).toBe(1);
+  expect(stderr).toBe(`vq: ${distorted}: frame 2: the file ended early (its size promised 24 frames); was it changed while vq read it?\n`);
+  expect(readdirSync(run).sort()).toEqual(["distorted.y4m", "reference"]);
+}, 60_000);
+
+function readlinkOr(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
