@@ -9,8 +9,9 @@ import { goldenPath } from "@vq/core/golden";
 
 // SIGINT, SIGTERM and SIGHUP stop a run at once, whichever vq process gets them: the
 // command itself, or the bin wrapper that runs it in a child (under Node, and with -q).
-// The run is held mid-way on a FIFO fed by the test, with ffmpeg decoding the other input,
-// so that there is a child process to clean up and an output that must not appear.
+// The run is held mid-way on a FIFO fed by the test, with ffmpeg decoding the other input
+// and two extraction worker threads, so that there are children to stop and an output that
+// must not appear.
 const dir = mkdtempSync(join(tmpdir(), "vq-signals-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cli = join(import.meta.dir, "cli.ts");
@@ -64,7 +65,7 @@ for (const [launcher, [runtime, ...pre]] of Object.entries(launchers)) {
       const fifo = join(run, "reference"); // no .y4m: a stream is recognised by what it is
       execFileSync("mkfifo", [fifo]);
       const output = join(run, "out.json");
-      const vq = spawn(runtime, [...pre, "-r", fifo, "-d", dist, "--backend", "cpu", "--json", "-o", output], { stdio: ["ignore", "ignore", "pipe"] });
+      const vq = spawn(runtime, [...pre, "-r", fifo, "-d", dist, "--backend", "cpu", "--threads", "2", "--json", "-o", output], { stdio: ["ignore", "ignore", "pipe"] });
       const exit = exited(vq);
       let writer: FileHandle | undefined;
       try {
@@ -173,5 +174,31 @@ function readlinkOr(path: string): string | undefined {
     return readlinkSync(path);
   } catch {
     return undefined;
+  }
+}
+
+test("a FIFO with no writer yet: SIGTERM still stops vq at once (the open waits off the event loop)", async () => {
+  const run = mkdtempSync(join(dir, "no-writer-"));
+  const fifo = join(run, "reference");
+  execFileSync("mkfifo", [fifo]);
+  const vq = spawn(process.execPath, [cli, "-r", fifo, "-d", dist, "--backend", "cpu", "-o", join(run, "out.xml")], { stdio: "ignore" });
+  const exit = exited(vq);
+  try {
+    // one of its threads waits in the FIFO's open() for a writer (the kernel's wait_for_partner)
+    await until("vq waiting for the FIFO", () => waitsForFifo(vq.pid!));
+    vq.kill("SIGTERM");
+    expect(await exit).toBe(143);
+  } finally {
+    vq.kill("SIGKILL");
+  }
+  expect(readdirSync(run)).toEqual(["reference"]);
+}, 30_000);
+
+/** Whether a thread of process `pid` waits for the other end of a FIFO. */
+function waitsForFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((tid) => readFileSync(`/proc/${pid}/task/${tid}/wchan`, "utf8") === "wait_for_partner");
+  } catch {
+    return false;
   }
 }
