@@ -74,6 +74,13 @@ describe("inspectRunInputs: the inputs read again after scoring", () => {
     expect(noRate.notes.join(" ")).toContain("frame rate");
     expect(noRate.bitsPerSecond).toBeUndefined();
     expect(noRate.thumbnails.size).toBe(1);
+    // a pipe the run read (a FIFO with no writer now, standard input): a note at once, not a wait for a writer
+    const fifo = join(dir, "reference");
+    spawnSync("mkfifo", [fifo]);
+    for (const reference of [fifo, "-"]) {
+      const pipe = (await inspectRunInputs(withInputs(runs[0]!, { reference }), [0]))!;
+      expect(pipe.notes).toEqual([`${reference === "-" ? "standard input" : fifo} is a pipe, read once by the run: no bitrate or thumbnails`]);
+    }
     // a JSON result alone names no inputs
     expect(await inspectRunInputs({ ...runs[0]!, run: undefined }, [0])).toBeUndefined();
   }, 60_000);

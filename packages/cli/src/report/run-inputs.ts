@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { isStreamInput, needsFfmpeg, openWithFfmpeg, RawYuvReader, streamName, VqError, Y4mReader, isVqError, type PixelFormat, type VideoReader } from "@vq/core";
+import { isStreamInput, needsFfmpeg, openWithFfmpeg, RawYuvReader, streamName, Y4mReader, isVqError, type PixelFormat, type VideoReader } from "@vq/core";
 import { bitrate, type FrameRate, type RateInputs } from "./rate-quality.ts";
 import { pngDataUri, encodePng } from "./png.ts";
 import type { ReportData, RunSettings } from "./report-data.ts";
@@ -26,8 +26,6 @@ export interface RunInputs {
 }
 
 function openInput(path: string, run: RunSettings, scaleTo?: { width: number; height: number }, filters?: string[]): Promise<VideoReader> {
-  // a pipe was read once, by the run
-  if (isStreamInput(path)) throw new VqError(`${streamName(path)}: a pipe, read once by the run, cannot be read again for the report`);
   // the probe's frame count is the file's, not that of its conversion to another rate
   if (needsFfmpeg(path) || filters) return openWithFfmpeg(path, { ffmpeg: run.ffmpeg, scaleTo, filters, probe: !filters });
   if (/\.yuv$/i.test(path) && run.raw) return RawYuvReader.open(path, { ...run.raw, pixelFormat: run.raw.pixelFormat as PixelFormat });
@@ -96,6 +94,12 @@ export async function inspectRunInputs(data: ReportData, frameNums: readonly num
   const run = data.run;
   if (!run) return undefined;
   const inputs: RunInputs = { thumbnails: new Map(), notes: [] };
+  // a pipe was read once, by the run (and opening a FIFO again would wait for a writer)
+  const stream = [run.reference, run.distorted].find(isStreamInput);
+  if (stream !== undefined) {
+    inputs.notes.push(`${streamName(stream)} is a pipe, read once by the run: no bitrate or thumbnails`);
+    return inputs;
+  }
   let bytes: number | undefined;
   try {
     const st = statSync(run.distorted);
