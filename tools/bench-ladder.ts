@@ -11,15 +11,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
 
-const argv = process.argv.slice(2);
-const sep = argv.indexOf("--");
-const extra = sep >= 0 ? argv.slice(sep + 1) : [];
-const opts = sep >= 0 ? argv.slice(0, sep) : argv;
-const get = (name: string, fallback: string) => {
-  const i = opts.indexOf(name);
-  return i >= 0 ? opts[i + 1]! : fallback;
-};
+const { get, extra } = benchArgs(process.argv.slice(2));
 const ffmpeg = get("--ffmpeg", "ffmpeg");
 const frames = Number(get("--frames", "240"));
 const repeat = Number(get("--repeat", "2"));

@@ -12,16 +12,10 @@
 import { spawnSync } from "node:child_process";
 import { goldenPairs, goldenPath } from "../packages/core/src/golden.ts";
 import { benchInput } from "./bench-inputs.ts";
+import { benchArgs } from "./bench-args.ts";
 import { buildCliBundle, CLI_BUNDLE_DIR } from "./build-cli-bundle.ts";
 
-const argv = process.argv.slice(2);
-const sep = argv.indexOf("--");
-const extra = sep >= 0 ? argv.slice(sep + 1) : [];
-const opts = sep >= 0 ? argv.slice(0, sep) : argv;
-const get = (name: string, fallback: string) => {
-  const i = opts.indexOf(name);
-  return i >= 0 ? opts[i + 1]! : fallback;
-};
+const { get, extra } = benchArgs(process.argv.slice(2));
 const backend = get("--backend", "cpu");
 const repeat = Number(get("--repeat", "3"));
 const wanted = get("--pairs", "nat_576x324.x264crf30,nat_1920x1080.x264crf35").split(",");

@@ -1,29 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
-import { main } from "./main.ts";
+import { ffmpegInstalled, ffmpegOrThrow as ffmpeg, runVq } from "./testing/cli-run.ts";
 
 // Inputs cut and re-encoded by ffmpeg from one golden pair (24 frames, 576x324, 24 fps);
 // without ffmpeg, one test fails naming what to install, and the others do not run.
-const ffmpegInstalled = spawnSync("ffmpeg", ["-version"]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), "vq-align-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const f = (name: string) => join(dir, name);
 
-function ffmpeg(...args: string[]): void {
-  const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-nostdin", ...args]);
-  if (r.status !== 0) throw new Error(`ffmpeg ${args.join(" ")}: ${r.stderr}`);
-}
 
-async function vq(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main([...args, "--backend", "cpu", "-n", "--feature", "psnr"], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
-  return { code, stdout, stderr };
-}
+const vq = (args: string[]) => runVq([...args, "--backend", "cpu", "-n", "--feature", "psnr"]);
 
 /** A Y4M file of `source`'s frames in the order given (a frame listed twice is repeated). */
 function reorderY4m(source: string, order: number[], out: string): void {

@@ -1,28 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
 import { main } from "./main.ts";
+import { ffmpegInstalled, ffmpegOrThrow as ffmpeg, runVq } from "./testing/cli-run.ts";
 
 // Encodes made by ffmpeg from one golden reference (24 frames, 576x324, 8-bit 4:2:0, 24 fps);
 // without ffmpeg, one test fails naming what to install, and the others do not run.
-const ffmpegInstalled = spawnSync("ffmpeg", ["-version"]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), "vq-conform-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const f = (name: string) => join(dir, name);
 
-function ffmpeg(...args: string[]): void {
-  const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-nostdin", ...args]);
-  if (r.status !== 0) throw new Error(`ffmpeg ${args.join(" ")}: ${r.stderr}`);
-}
 
 async function vq(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main([...args, "--backend", "cpu", "-n", "--feature", "psnr", "--json", "--precision", "max"], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
-  return { code, stdout, stderr, json: code === 0 ? JSON.parse(stdout) : undefined };
+  const r = await runVq([...args, "--backend", "cpu", "-n", "--feature", "psnr", "--json", "--precision", "max"]);
+  return { ...r, json: r.code === 0 ? JSON.parse(r.stdout) : undefined };
 }
 
 /** What ffmpeg makes of `input` with the filters docs/getting-started.md gives for --conform. */

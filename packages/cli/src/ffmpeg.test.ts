@@ -5,24 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
 import { main } from "./main.ts";
+import { ffmpegInstalled, ffmpegOrThrow as ffmpeg, runVq } from "./testing/cli-run.ts";
 
 // Needs Debian's ffmpeg to make and decode the test files (`npm test` installs it). Without
 // it, one test fails naming what to install, and the others do not run.
-const ffmpegInstalled = spawnSync("ffmpeg", ["-version"]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), "vq-ffmpeg-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function ffmpeg(...args: string[]): void {
-  const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-nostdin", ...args]);
-  if (r.status !== 0) throw new Error(`ffmpeg ${args.join(" ")}: ${r.stderr}`);
-}
 
-async function vq(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
-  return { code, stdout, stderr };
-}
+const vq = runVq;
 
 const REF = goldenPath("vectors/nat_576x324.ref.y4m");
 const DIST = goldenPath("vectors/nat_576x324.x264crf30.y4m");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { main } from "./main.ts";
+import { runVq } from "./testing/cli-run.ts";
 
 // nat_576x324's three renditions: a three-rung ladder.
 const rungs = goldenPairs().filter((p) => p.reference.endsWith("nat_576x324.ref.y4m"));
@@ -14,12 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), "vq-ladder-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const gpu = await gpuForTests();
 
-async function vq(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTty: false });
-  return { code, stdout, stderr };
-}
+const vq = runVq;
 
 /** An XML result without its fps attribute, the one thing a ladder's file may differ in. */
 const withoutFps = (path: string) => readFileSync(path, "utf8").replace(/ fps="[^"]*"/, "");

@@ -23,7 +23,7 @@ export { Uint64Sum, uint64ToNumber } from "./numerics/uint64.ts";
 export { formatFixed, formatG, formatLibvmaf, formatRoundTrip, leadingFractionZeros } from "./output/printf.ts";
 export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";
 export type { OutputOptions } from "./output/json.ts";
-export { CompositeBackend, CpuBackend, checkCompatible, scoreVideos } from "./extraction/scoring.ts";
+export { CompositeBackend, CpuBackend, checkCompatible, formatDifferences, scoreVideos } from "./extraction/scoring.ts";
 export type { ExtractionBackend, FrameRead, ScoreOptions, ScoreResult } from "./extraction/scoring.ts";
 export { CompositeLadderBackend, PerLaneBackend, scoreLadder } from "./extraction/ladder-scoring.ts";
 export type { LadderBackend, LadderLane, LadderOptions, LadderResult } from "./extraction/ladder-scoring.ts";

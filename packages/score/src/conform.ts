@@ -1,4 +1,4 @@
-import { describeFormat, VqError, type PictureFormat, type VideoReader } from "@vq/core";
+import { describeFormat, formatDifferences, VqError, type PictureFormat, type VideoReader } from "@vq/core";
 
 /** ffmpeg's swscale algorithms offered for --scale and --conform (its `flags=` names). */
 export const SCALERS = ["bicubic", "lanczos", "bilinear", "neighbor"] as const;
@@ -29,12 +29,7 @@ function describeInput(reader: VideoReader): string {
  * inputs state one (raw YUV and a Y4M without F do not).
  */
 export function formatMismatches(ref: VideoReader, dist: VideoReader): string[] {
-  const a = ref.format;
-  const b = dist.format;
-  const problems: string[] = [];
-  if (a.width !== b.width || a.height !== b.height) problems.push(`sizes differ: ${a.width}x${a.height} vs ${b.width}x${b.height}`);
-  if (a.bitDepth !== b.bitDepth) problems.push(`bit depths differ: ${a.bitDepth} vs ${b.bitDepth}`);
-  if (a.pixelFormat !== b.pixelFormat) problems.push(`pixel formats differ: ${a.pixelFormat} vs ${b.pixelFormat}`);
+  const problems = formatDifferences(ref.format, dist.format);
   if (ref.frameRate && dist.frameRate && !sameRate(ref.frameRate, dist.frameRate)) {
     problems.push(`frame rates differ: ${describeRate(ref.frameRate)} vs ${describeRate(dist.frameRate)}`);
   }

@@ -93,13 +93,19 @@ export interface ScoreResult {
   format: PictureFormat;
 }
 
-export function checkCompatible(ref: VideoReader, dist: VideoReader): void {
-  const a = ref.format;
-  const b = dist.format;
+/** What differs between two picture formats that scoring needs equal: size, bit depth, chroma subsampling. */
+export function formatDifferences(a: PictureFormat, b: PictureFormat): string[] {
   const problems: string[] = [];
   if (a.width !== b.width || a.height !== b.height) problems.push(`sizes differ: ${a.width}x${a.height} vs ${b.width}x${b.height}`);
   if (a.bitDepth !== b.bitDepth) problems.push(`bit depths differ: ${a.bitDepth} vs ${b.bitDepth}`);
   if (a.pixelFormat !== b.pixelFormat) problems.push(`pixel formats differ: ${a.pixelFormat} vs ${b.pixelFormat}`);
+  return problems;
+}
+
+export function checkCompatible(ref: VideoReader, dist: VideoReader): void {
+  const a = ref.format;
+  const b = dist.format;
+  const problems = formatDifferences(a, b);
   if (problems.length) {
     throw new VqError(`reference ${ref.name} (${describeFormat(a)}) and distorted ${dist.name} (${describeFormat(b)}) do not match: ${problems.join("; ")}`);
   }
