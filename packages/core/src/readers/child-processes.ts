@@ -1,4 +1,13 @@
-import type { ChildProcess } from "node:child_process";
+/**
+ * What this module needs of a child process (node:child_process's ChildProcess has it):
+ * structural, so that @vq/core's published declarations need no Node typings.
+ */
+export interface ChildProcess {
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: "SIGTERM" | "SIGKILL"): boolean;
+  once(event: "exit" | "error", listener: () => void): unknown;
+}
 
 /** How long a child asked to stop (SIGTERM) has before it is killed: ffmpeg blocked opening a FIFO ignores SIGTERM. */
 export const STOP_GRACE_MS = 2000;
