@@ -49,4 +49,10 @@ describe("checkThresholdMetrics", () => {
     const message = errorOf(() => checkThresholdMetrics([parseThreshold("vmaf.mean>=93"), parseThreshold("psnr_u.min>30")], computed));
     expect(message).toBe('--threshold "psnr_u.min>30": this run computes no "psnr_u" (it computes psnr_y, vmaf)');
   });
+
+  test("a long list names the keys a gate would use first, and counts the rest", () => {
+    const computed = ["integer_adm2", "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "VMAF_integer_feature_motion_sad_score", "integer_motion2", "integer_vif_scale0", "psnr_y", "vmaf"];
+    const message = errorOf(() => checkThresholdMetrics([parseThreshold("ssim.mean>0.9")], computed));
+    expect(message).toBe('--threshold "ssim.mean>0.9": this run computes no "ssim" (it computes psnr_y, vmaf, integer_adm2, integer_adm_scale0, integer_adm_scale1, integer_adm_scale2, integer_adm_scale3, VMAF_integer_feature_motion_sad_score and 2 more)');
+  });
 });

@@ -50,10 +50,25 @@ function isOperator(op: string): op is ThresholdOperator {
   return (THRESHOLD_OPERATORS as readonly string[]).includes(op);
 }
 
+/** Keys named in the error, at most: the message is one line (VqError cuts it at 300 characters). */
+const LISTED_KEYS = 8;
+
 /** Refuses, before scoring, a threshold on a key the run does not compute. */
 export function checkThresholdMetrics(thresholds: readonly Threshold[], computed: readonly string[]): void {
   const keys = new Set(computed);
   for (const t of thresholds) {
-    if (!keys.has(t.metric)) throw new VqError(`--threshold "${t.expression}": this run computes no "${t.metric}" (it computes ${computed.join(", ") || "nothing"})`);
+    if (!keys.has(t.metric)) throw new VqError(`--threshold "${t.expression}": this run computes no "${t.metric}" (it computes ${listed(computed)})`);
   }
+}
+
+/**
+ * The run's keys as the error lists them: those a gate names (model scores, psnr_y, float_ssim)
+ * before the models' own integer_ and VMAF_ features, at most LISTED_KEYS of them.
+ */
+function listed(computed: readonly string[]): string {
+  if (!computed.length) return "nothing";
+  const internal = (k: string) => /^(integer_|VMAF_)/.test(k);
+  const ordered = [...computed.filter((k) => !internal(k)), ...computed.filter(internal)];
+  const more = ordered.length - LISTED_KEYS;
+  return ordered.slice(0, LISTED_KEYS).join(", ") + (more > 0 ? ` and ${more} more` : "");
 }
