@@ -3,7 +3,7 @@ import { describeFormat, type Picture, type PictureFormat } from "../picture.ts"
 import { asAllocationError } from "../limits.ts";
 import type { VideoReader } from "../readers/video-reader.ts";
 import { FeatureCollector } from "./feature-collector.ts";
-import { checkCompatible, lengthMismatchError, lengthMismatchWarning, type ExtractionBackend } from "./scoring.ts";
+import { checkCompatible, lengthMismatchError, lengthMismatchWarning, skipFrames, type ExtractionBackend } from "./scoring.ts";
 
 /*
  * A ladder: several distorted inputs (renditions) scored against one reference, which is
@@ -188,12 +188,4 @@ export async function scoreLadder(ref: VideoReader, dists: readonly VideoReader[
     if (!l.error && l.frames === 0) l.error = new VqError(`no frames to score: ${ref.name} or ${dists[lane]!.name} has zero frames`);
   }
   return { lanes: lanes.map(({ collector, frames, error }) => ({ collector, frames, error })), format: ref.format };
-}
-
-async function skipFrames(reader: VideoReader, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    const p = await reader.read();
-    if (!p) throw new VqError(`${reader.name}: skipping ${count} frames goes past its end (${i} frames)`);
-    reader.release(p);
-  }
 }

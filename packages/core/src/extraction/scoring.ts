@@ -131,16 +131,8 @@ async function scorePair(ref: VideoReader, dist: VideoReader, backend: Extractio
   const refFile = ref.frameFile;
   const distFile = dist.frameFile;
   if (backend.extractFromFiles && refFile && distFile) return scoreFrameFiles(ref.format, refFile, distFile, backend, collector, options);
-  for (let i = 0; i < (options.skipRef ?? 0); i++) {
-    const p = await ref.read();
-    if (!p) throw new VqError(`${ref.name}: skipping ${options.skipRef} frames goes past its end (${i} frames)`);
-    ref.release(p);
-  }
-  for (let i = 0; i < (options.skipDist ?? 0); i++) {
-    const p = await dist.read();
-    if (!p) throw new VqError(`${dist.name}: skipping ${options.skipDist} frames goes past its end (${i} frames)`);
-    dist.release(p);
-  }
+  await skipFrames(ref, options.skipRef ?? 0);
+  await skipFrames(dist, options.skipDist ?? 0);
   let index = 0;
   let failed = true;
   try {
@@ -238,5 +230,14 @@ export class CompositeBackend implements ExtractionBackend {
 
   async close(): Promise<void> {
     for (const b of this.backends) await b.close();
+  }
+}
+
+/** Reads and drops the first `count` frames (libvmaf's --frame_skip_ref / _dist). */
+export async function skipFrames(reader: VideoReader, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const p = await reader.read();
+    if (!p) throw new VqError(`${reader.name}: skipping ${count} frames goes past its end (${i} frames)`);
+    reader.release(p);
   }
 }
