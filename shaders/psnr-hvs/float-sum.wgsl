@@ -14,8 +14,9 @@ override JUMP_GROUPS: u32 = 1u;
 
 @group(0) @binding(4) var<storage, read> terms: array<vec4f>;
 @group(0) @binding(5) var<storage, read> records: array<u32>;
-// per plane: the float sum's bits, then how many blocks were summed term by term
-@group(0) @binding(6) var<storage, read_write> results: array<u32, 6>;
+// per plane: the float sum's bits, then how many blocks were summed term by term, then
+// 1 where libvmaf's sum is NaN
+@group(0) @binding(6) var<storage, read_write> results: array<u32, 9>;
 
 // s + terms[first .. first + count) one by one (count a multiple of 64).
 fn sum_terms(s_in: f32, first: u32, count: u32) -> f32 {
@@ -77,6 +78,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
   let group_count = (geometry.blocks + GROUP_BLOCKS - 1u) / GROUP_BLOCKS;
   var s = 0.0; // invocation 0's
   var slow = 0u;
+  var nan = 0u;
   for (var first_group = 0u; first_group < group_count; first_group += 64u) {
     let groups = min(64u, group_count - first_group);
     let group_from = (geometry.groups_at + first_group) * RECORD_WORDS;
@@ -86,6 +88,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
     workgroupBarrier();
     for (var g = 0u; g < groups; g++) {
       if (li == 0u) {
+        nan |= group_tile[g * RECORD_WORDS + RECORD_NAN];
         needs_blocks = select(1u, 0u, JUMP_GROUPS == 1u && jump(&s, &group_tile, g * RECORD_WORDS));
       }
       if (workgroupUniformLoad(&needs_blocks) == 1u) {
@@ -113,5 +116,6 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
   if (li == 0u) {
     results[p] = bitcast<u32>(s);
     results[3u + p] = slow;
+    results[6u + p] = nan;
   }
 }

@@ -25,11 +25,13 @@ struct Params {
 
 const GROUP_BLOCKS: u32 = 64u;
 // A record: its largest term's binade E, tie bits, then for the running sum's binades
-// e = E + 1 .. E + BINADES its increment in units of that binade's ulp.
+// e = E + 1 .. E + BINADES its increment in units of that binade's ulp; a group record's
+// last word says whether libvmaf's masking is NaN in one of its blocks.
 const BINADES: u32 = 25u;
 const RECORD_WORDS: u32 = 28u;
 const RECORD_TIES: u32 = 1u;
 const RECORD_STEPS: u32 = 2u;
+const RECORD_NAN: u32 = 27u; // group records: 1 when a block's sum is NaN in libvmaf
 const EMPTY_RECORD: u32 = 0x80000000u; // E of terms that are all 0
 
 fn block_record(geometry: PlaneBlocks, b: u32) -> u32 {

@@ -11,6 +11,9 @@
 var<workgroup> group_max: atomic<u32>;
 var<workgroup> group_steps: array<atomic<u32>, BINADES>;
 var<workgroup> group_ties: atomic<u32>;
+var<workgroup> group_nan: atomic<u32>;
+
+const NAN_MASKING: f32 = -1.0;
 
 // Quadrant (4x4 sub-block) of sample (i, j), numbered as libvmaf does.
 fn quadrant(i: u32, j: u32) -> u32 {
@@ -19,7 +22,8 @@ fn quadrant(i: u32, j: u32) -> u32 {
 
 // The block's masking strength, as plane-error.ts's blockMasking: float steps unfused,
 // divisions and the square root correctly rounded. `block` holds samples on entry and
-// DCT coefficients on return.
+// DCT coefficients on return. NAN_MASKING where libvmaf's is NaN: the square root of a
+// negative energy (wrapped products, samples far beyond the bit depth); GPUs need not keep NaN.
 fn block_masking(block: ptr<function, array<i32, 64>>, p: u32) -> f32 {
   var total = 0;
   var sums = vec4i(0);
@@ -56,10 +60,21 @@ fn block_masking(block: ptr<function, array<i32, 64>>, p: u32) -> f32 {
   fdct8x8(block);
   var energy = 0.0;
   for (var k = 1u; k < 64u; k++) {
-    let c = f32((*block)[k]); // |c| < 2^24: exact, and c·c rounds as C's float(c * c)
-    energy = energy + mul(mul(c, c), mask_of(p, k));
+    let c = (*block)[k];
+    energy = energy + mul(int_to_float(c * c), mask_of(p, k));
   }
-  return sqrt_rn(mul(energy, variance)) * 0.03125;
+  let product = mul(energy, variance);
+  if (product < 0.0) {
+    return NAN_MASKING;
+  }
+  return sqrt_rn(product) * 0.03125;
+}
+
+// C's float(c * c) for libvmaf's int product, which wraps (as WGSL's i32 does) for samples
+// beyond the bit depth: the conversion rounded to nearest even, as the sum of two exact
+// halves in one correctly rounded add.
+fn int_to_float(v: i32) -> f32 {
+  return f32(v & i32(0xffff0000u)) + f32(v & 0xffff);
 }
 
 // A non-negative float t = m · 2^(e − 23) as (m, e); m = 0 for t = 0 (subnormals fit too).
@@ -101,7 +116,12 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
     }
     let ref_mask = block_masking(&r, p);
     let dist_mask = block_masking(&d, p);
-    let masking = select(ref_mask, dist_mask, dist_mask > ref_mask);
+    // C's `dist > ref ? dist : ref`: a NaN distorted masking loses, a NaN reference one
+    // is kept and makes the plane's sum NaN (flagged in the group record).
+    let masking = select(ref_mask, dist_mask, dist_mask > ref_mask && ref_mask != NAN_MASKING);
+    if (ref_mask == NAN_MASKING) {
+      atomicOr(&group_nan, 1u);
+    }
     let at = geometry.terms_at + b * 64u;
     for (var k = 0u; k < 64u; k++) {
       var err = f32(abs(r[k] - d[k]));
@@ -178,6 +198,8 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
       records[at] = select(u32(group_top.y), EMPTY_RECORD, group_top.x == 0);
     } else if (li == BINADES + 1u) {
       records[at + RECORD_TIES] = atomicLoad(&group_ties);
+    } else if (li == BINADES + 2u) {
+      records[at + RECORD_NAN] = atomicLoad(&group_nan);
     }
   }
 }

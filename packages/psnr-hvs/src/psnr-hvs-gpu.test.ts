@@ -126,6 +126,40 @@ describe("psnr_hvs on the GPU", async () => {
     }
   });
 
+  test.skipIf(!gpu)("samples beyond the bit depth: libvmaf's wrapped int products as on the CPU, and its NaN as the CPU's error", async () => {
+    const format: PictureFormat = { width: 64, height: 48, bitDepth: 10, pixelFormat: "420" };
+    const noise = (seed: number, max: number) => {
+      const p = Picture.allocate(format);
+      for (const plane of p.planes) for (let k = 0; k < plane.data.length; k++) plane.data[k] = (Math.imul((k + 1) ^ Math.imul(seed, 0x9e3779b9), 0x85ebca6b) >>> 9) % (max + 1);
+      return p;
+    };
+    // 16000: no product wraps; 32000 and 45000: some DCT coefficients' squares wrap (a
+    // number); 65535: the masking's square root of a negative energy (NaN in libvmaf).
+    const outcomes: string[] = [];
+    for (const max of [16000, 32000, 45000, 65535]) {
+      const pictures = [{ ref: noise(1, max), dist: noise(2, max) }];
+      const outcome = async (run: () => Promise<FeatureCollector> | FeatureCollector) => {
+        try {
+          const c = await run();
+          return KEYS.map((k) => c.get(k, 0)).join(" ");
+        } catch (e) {
+          return (e as Error).message.replace(/ \(sample \d+ found\)/, "");
+        }
+      };
+      const cpu = await outcome(() => {
+        const extractor = createPsnrHvsCpu();
+        extractor.init(format);
+        const collector = new FeatureCollector();
+        extractor.extract(pictures[0]!, 0, collector);
+        return collector;
+      });
+      const onGpu = await outcome(async () => (await scoreVideos(pictureReader("ref", format, [pictures[0]!.ref]), pictureReader("dist", format, [pictures[0]!.dist]), new GpuBackend(gpu!, [createPsnrHvsGpu()]))).collector);
+      expect(`${max}: ${onGpu}`).toBe(`${max}: ${cpu}`);
+      outcomes.push(cpu);
+    }
+    expect(outcomes.at(-1)).toMatch(/^feature psnr_hvs: invalid input: frame 0: psnr_hvs_y has samples beyond 0\.\.1023/);
+  });
+
   test.skipIf(!gpu)("formats libvmaf cannot score are the CPU's errors", () => {
     for (const format of [
       { width: 64, height: 64, bitDepth: 8, pixelFormat: "400" },

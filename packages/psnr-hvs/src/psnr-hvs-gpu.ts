@@ -28,8 +28,8 @@ export class PsnrHvsGpu implements GpuStage {
   readonly definition = psnrHvsDefinition;
   readonly label = "psnr_hvs";
   readonly temporal = psnrHvsDefinition.temporal;
-  /** Per plane the float sum's bits, then the count of blocks summed term by term. */
-  readonly resultWords = 6;
+  /** Per plane the float sum's bits, then the count of blocks summed term by term, then whether libvmaf's sum is NaN. */
+  readonly resultWords = 9;
   /** Blocks summed term by term, over every frame and plane so far (the rest were jumped). */
   termByTermBlocks = 0;
   private layout?: PsnrHvsGpuLayout;
@@ -89,7 +89,7 @@ export class PsnrHvsGpu implements GpuStage {
     const errors = [0, 0, 0] as [number, number, number];
     this.layout!.planes.forEach((plane, p) => {
       f32Bits[0] = words[p]!;
-      errors[p] = normalisedError(f32[0]!, plane.blocks * 64, this.bitDepth);
+      errors[p] = words[6 + p] ? NaN : normalisedError(f32[0]!, plane.blocks * 64, this.bitDepth);
       this.termByTermBlocks += words[3 + p]!;
     });
     writePsnrHvs(errors, index, collector, this.bitDepth);
