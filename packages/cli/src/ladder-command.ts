@@ -1,5 +1,5 @@
 import { formatFixed, formatG, isVqError, VqError, type PooledScore } from "@vq/core";
-import { scoreLadder } from "@vq/score";
+import { scoreLadder, type LadderOutcome } from "@vq/score";
 import type { CliSettings } from "./args.ts";
 import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
 import { writeAtomically } from "./output/atomic-write.ts";
@@ -17,19 +17,32 @@ import { VERSION } from "./version.ts";
  * else 3 if any input failed a --threshold.
  */
 export async function scoreLadderCommand(s: CliSettings, io: CliIo, argv: readonly string[] = []): Promise<number> {
-  for (const [flag, set] of [["--gpu-profile", s.gpuProfile], ["--timing", s.timing]] as const) {
-    if (set) throw new VqError(`${flag} times one distorted input: give one -d with it`);
-  }
-  // the reference is read once for every input, so it has one skip for them all
-  if (s.align !== undefined) throw new VqError("--align auto aligns one distorted input: give one -d with it");
-  // Checked before anything runs: where each input's result goes.
-  const outputs = renditionOutputs(s.output, s.distorted);
+  // Checked before anything runs.
+  checkLadderSettings(s);
   const t0 = performance.now();
   const { progress, events } = runEvents(s, io, t0);
   const ladder = scoreLadder({ ...scoreRequestFor(s), distorted: s.distorted }, events);
   const outcomes = await ladder.result;
   if (progress) io.stderr("\n");
-  const seconds = (performance.now() - t0) / 1000;
+  return writeLadderOutputs(s, outcomes, (performance.now() - t0) / 1000, argv, io);
+}
+
+/** Checks a ladder's command line before it runs: what a ladder does not take, and where each input's result goes. */
+export function checkLadderSettings(s: CliSettings): string[] | undefined {
+  for (const [flag, set] of [["--gpu-profile", s.gpuProfile], ["--timing", s.timing]] as const) {
+    if (set) throw new VqError(`${flag} times one distorted input: give one -d with it`);
+  }
+  // the reference is read once for every input, so it has one skip for them all
+  if (s.align !== undefined) throw new VqError("--align auto aligns one distorted input: give one -d with it");
+  return renditionOutputs(s.output, s.distorted);
+}
+
+/**
+ * What a scored ladder writes: each input's output (as a run with that input alone writes
+ * it), threshold failures, the comparison report, the summary lines. Returns the exit code.
+ */
+export async function writeLadderOutputs(s: CliSettings, outcomes: readonly LadderOutcome[], seconds: number, argv: readonly string[], io: CliIo): Promise<number> {
+  const outputs = renditionOutputs(s.output, s.distorted);
   let failed = 0;
   let belowThreshold = 0;
   const summaries: string[] = [];

@@ -1,18 +1,15 @@
-import { fstatSync, rmSync, statSync } from "node:fs";
-import { asAllocationError, isVqError, VqError, writeJson } from "@vq/core";
+import { fstatSync, statSync } from "node:fs";
+import { asAllocationError, isVqError, VqError } from "@vq/core";
 import { inputNames } from "./input-names.ts";
 import { plannedScoreKeys, score } from "@vq/score";
 import { parseArgs, parseReportArgs, REPORT_USAGE, USAGE, type CliSettings } from "./args.ts";
 import { scoreLadderCommand } from "./ladder-command.ts";
 import { removeStaleTemporaries, writeAtomically } from "./output/atomic-write.ts";
+import { writeRunOutputs } from "./output/run-outputs.ts";
 import { standardOutputWasClosed, writeStandardOutput } from "./output/standard-output.ts";
 import { gpuProfileTable } from "./diagnostics/gpu-profile.ts";
-import { modelSummaryLines } from "./output/model-summary.ts";
-import { resultText } from "./output/result-text.ts";
 import { RunTiming, timingLine } from "./diagnostics/run-timing.ts";
-import type { ScoredRun } from "./report/scoring-report.ts";
 import { runEvents, scoreRequestFor, type CliIo } from "./run-setup.ts";
-import { THRESHOLD_FAILED_EXIT_CODE, thresholdFailureLine, thresholdFailures } from "./thresholds/threshold-check.ts";
 import { checkThresholdMetrics } from "./thresholds/threshold-expression.ts";
 import { VERSION } from "./version.ts";
 
@@ -70,6 +67,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
     await report(argv.slice(1), io);
     return;
   }
+  if (argv[0] === "batch") return (await import("./batch/batch-command.ts")).batchCommand(argv.slice(1), io);
   const s = parseArgs(argv);
   // Before scoring: a run whose output has nowhere to go fails at once, not after the work.
   if (!s.output) io.checkStdout?.();
@@ -97,32 +95,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   if (s.gpuProfile) io.stderr(gpuProfileTable(result.gpuTimeNs, result.frames, result.gpuSpanNs));
   const times = timing?.summary();
   if (times) io.stderr(`vq: ${timingLine(times)}\n`);
-  const text = resultText(s, result, fps);
-  const options = { precision: s.precision, subsample: s.subsample, frameCount: result.frames, version: VERSION, fps, pool: s.pool };
-  // Rendered before anything is written, so a failure leaves neither file behind.
-  const html = s.report ? await scoringReport(writeJson(result.collector, options), s, argv, result) : undefined;
-  // The report first: if either write fails, neither file is left behind.
-  if (s.report) writeAtomically(s.report, html!, "the report");
-  try {
-    if (s.output) writeAtomically(s.output, text);
-    else io.stdout(text);
-  } catch (e) {
-    // best effort: the write's own error is the one to report
-    if (s.report) {
-      try {
-        rmSync(s.report, { force: true });
-      } catch {}
-    }
-    throw e;
-  }
-  // CI gates: shown even with -q, before libvmaf's closing lines
-  const failures = thresholdFailures(s.thresholds, result.pooled);
-  for (const f of failures) io.stderr(`vq: ${thresholdFailureLine(f, s.precision)}\n`);
-  // libvmaf's closing lines, last on the terminal (its rule: a terminal, and not -q with -o)
-  if (io.stderrIsTty && !s.noPrediction && (!s.quiet || !s.output)) {
-    for (const line of modelSummaryLines(s.models, result.pooled, s.precision)) io.stderr(`${line}\n`);
-  }
-  if (failures.length) return THRESHOLD_FAILED_EXIT_CODE;
+  return writeRunOutputs(s, result, fps, argv, io);
 }
 
 /** `vq report A.json [B.json ...] [-o report.html]`: the report of one result written earlier, or the comparison of several. */
@@ -135,11 +108,3 @@ async function report(argv: readonly string[], io: CliIo): Promise<void> {
   if (r.output) writeAtomically(r.output, html, "the report");
   else io.stdout(html);
 }
-
-/** The report of a scoring run: the JSON result as written, plus the command line's settings. Loaded only for a report. */
-async function scoringReport(json: string, s: CliSettings, argv: readonly string[], result: ScoredRun["result"]): Promise<string> {
-  const { scoringReport } = await import("./report/scoring-report.ts");
-  return scoringReport([{ distorted: s.distorted[0]!, json, source: s.output ?? "standard output", result }], s, argv, `vq ${VERSION}`);
-}
-
-

@@ -18,3 +18,5 @@ export type { ModelArgument } from "./models.ts";
 export { memoryReader, videoFrameReader } from "@vq/core";
 export { ladderRequestSchema, scoreLadder } from "./ladder.ts";
 export type { LadderOutcome, LadderRequest, LadderRun } from "./ladder.ts";
+export { DEFAULT_BATCH_CONCURRENCY, scoreBatch } from "./batch.ts";
+export type { BatchJob, BatchJobOutcome, BatchOptions } from "./batch.ts";

@@ -1,0 +1,129 @@
+import { existsSync } from "node:fs";
+import { isVqError, VqError } from "@vq/core";
+import { DEFAULT_BATCH_CONCURRENCY, scoreBatch, type BatchJob } from "@vq/score";
+import { writeLadderOutputs } from "../ladder-command.ts";
+import { writeRunOutputs } from "../output/run-outputs.ts";
+import { scoreRequestFor, type CliIo } from "../run-setup.ts";
+import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
+import { BatchProgress } from "./batch-progress.ts";
+import { readJobFile, type BatchJobSpec } from "./job-file.ts";
+
+export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [-q]
+
+Scores many jobs in one process: the GPU device and its kernels are set up once, and the
+next job's inputs are opened and decoded while the one before it computes. JOBS.jsonl
+holds one JSON object per line:
+
+  {"reference": "ref.y4m", "distorted": "a.mp4", "output": "a.json", "args": ["--json"]}
+  {"reference": "ref.y4m", "distorted": ["b.mp4", "c.mp4"], "output": "{name}.xml"}
+
+"args" takes any per-run arguments of vq (models, features, formats, --threshold,
+--report, ...). Each output is what \`vq\` with those arguments writes (fps aside). A job
+whose outputs (and report) all exist is skipped, so a batch that stopped is resumed by
+running it again; delete an output to score its job again. A job that fails is reported
+(FILE:LINE: message) and the others still run.
+
+      --concurrency N   jobs in flight at once (default ${DEFAULT_BATCH_CONCURRENCY})
+  -q, --quiet           only errors on stderr (no progress, no notes, no summary)
+      --help            this text
+
+Exit status: 0 every job scored or already done; 1 a job failed; 3 none failed but a
+--threshold did; 129, 130, 143 stopped by a signal (finished jobs' outputs are kept).
+`;
+
+interface BatchSettings {
+  jobs?: string;
+  concurrency: number;
+  quiet: boolean;
+  help: boolean;
+}
+
+export function parseBatchArgs(argv: readonly string[]): BatchSettings {
+  const b: BatchSettings = { concurrency: DEFAULT_BATCH_CONCURRENCY, quiet: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help") b.help = true;
+    else if (arg === "-q" || arg === "--quiet") b.quiet = true;
+    else if (arg === "--concurrency" || arg.startsWith("--concurrency=")) {
+      const v = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new VqError(`invalid argument "${v ?? ""}" for --concurrency: expected an integer from 1 to 64`);
+      b.concurrency = Number(v);
+    } else if (arg.startsWith("-")) throw new VqError(`unknown option ${arg} for vq batch (see vq batch --help)`);
+    else if (b.jobs !== undefined) throw new VqError(`unexpected argument "${arg}": vq batch takes one JOBS.jsonl file`);
+    else b.jobs = arg;
+  }
+  if (!b.help && b.jobs === undefined) throw new VqError("vq batch needs a jobs file: vq batch JOBS.jsonl (see vq batch --help)");
+  return b;
+}
+
+/** `vq batch JOBS.jsonl`: returns the exit code. */
+export async function batchCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const b = parseBatchArgs(argv);
+  if (b.help) {
+    io.stdout(BATCH_USAGE);
+    return 0;
+  }
+  const lines = readJobFile(b.jobs!);
+  let failed = 0;
+  let belowThreshold = 0;
+  let skipped = 0;
+  /** Jobs that ran and failed (the others that failed never ran: their line was not a job). */
+  let failedRuns = 0;
+  const fail = (where: string, message: string) => {
+    failed++;
+    io.stderr(`vq: ${where}: ${message}\n`);
+  };
+  const toRun: BatchJobSpec[] = [];
+  for (const line of lines) {
+    if (line.error) fail(line.where, line.error.message);
+    else if (line.job.writes.every((path) => existsSync(path))) skipped++;
+    else toRun.push(line.job);
+  }
+  const progress = new BatchProgress(toRun.length, io, io.stderrIsTty && !b.quiet);
+  const notes = new Set<string>();
+  const requests = toRun.map(
+    (job): BatchJob => ({ ...scoreRequestFor(job.settings), ...(job.settings.distorted.length > 1 ? { distorted: job.settings.distorted } : { distorted: job.settings.distorted[0]!, align: job.settings.align === undefined ? undefined : { search: job.settings.align } }) }),
+  );
+  const events = (index: number) => ({
+    // a note that every job would repeat (the backend chosen) is said once
+    onNote: (m: string) => {
+      if (b.quiet || toRun[index]!.settings.quiet || notes.has(m)) return;
+      notes.add(m);
+      progress.interrupt(() => io.stderr(`vq: ${toRun[index]!.where}: ${m}\n`));
+    },
+    onProgress: (n: number) => progress.frames(index, n),
+  });
+  for await (const done of scoreBatch(requests, { concurrency: b.concurrency, events })) {
+    const job = toRun[done.index]!;
+    // the job's own lines (threshold failures, errors) carry its FILE:LINE
+    const jobIo: CliIo = { stdout: io.stdout, stderr: (t) => progress.interrupt(() => io.stderr(t.replace(/^vq: /gm, `vq: ${job.where}: `))), stderrIsTty: false };
+    let code: number;
+    try {
+      const s = job.settings;
+      if (s.distorted.length > 1) code = await writeLadderOutputs(s, done.outcomes, done.seconds, job.argv, jobIo);
+      else if (done.outcomes[0]!.error) {
+        jobIo.stderr(`vq: ${done.outcomes[0]!.error.message}\n`);
+        code = 1;
+      } else {
+        const result = done.outcomes[0]!.summary!;
+        code = await writeRunOutputs(s, result, result.frames / done.seconds, job.argv, jobIo);
+      }
+    } catch (e) {
+      if (!isVqError(e)) throw e;
+      jobIo.stderr(`vq: ${e.message}\n`);
+      code = 1;
+    }
+    if (code === 1) {
+      failed++;
+      failedRuns++;
+    } else if (code === THRESHOLD_FAILED_EXIT_CODE) belowThreshold++;
+    progress.jobDone(done.index, code === 1);
+  }
+  progress.end();
+  if (!b.quiet) {
+    const counts = [`${toRun.length - failedRuns} scored`, `${skipped} already done`, `${failed} failed`];
+    if (belowThreshold) counts.push(`${belowThreshold} below a --threshold`);
+    io.stderr(`vq: batch ${b.jobs}: ${lines.length} job${lines.length === 1 ? "" : "s"}: ${counts.join(", ")}\n`);
+  }
+  return failed ? 1 : belowThreshold ? THRESHOLD_FAILED_EXIT_CODE : 0;
+}
