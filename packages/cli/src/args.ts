@@ -32,6 +32,8 @@ export interface CliSettings {
   help: boolean;
   version: boolean;
   ffmpeg?: string;
+  /** ffmpeg's -hwaccel for the inputs it decodes. */
+  hwaccel?: string;
   scale: boolean;
   /** Convert the distorted video to the reference's format and frame rate (ffmpeg). */
   conform: boolean;
@@ -82,6 +84,7 @@ const SPECS: Spec[] = [
   { long: "precision", value: true },
   { long: "help", value: false },
   { long: "ffmpeg", value: true },
+  { long: "hwaccel", value: true },
   { long: "scale", value: false },
   { long: "conform", value: false },
   { long: "scaler", value: true },
@@ -169,6 +172,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
                               the steady rate: the frames of the run's second half over their time
       --ffmpeg PATH           the ffmpeg binary for non-Y4M/YUV inputs (default: ffmpeg on PATH);
                               ffprobe beside it gives the progress line its total
+      --hwaccel NAME          decode those inputs with ffmpeg's -hwaccel NAME (cuda, vaapi, qsv,
+                              videotoolbox, ... as your ffmpeg has them; ffmpeg -hwaccels lists them)
   -q, --quiet                 only errors on stderr (no progress, no notes)
   -v, --version               print the version
       --help                  this text
@@ -302,6 +307,10 @@ export function parseArgs(argv: readonly string[]): CliSettings {
         break;
       case "ffmpeg":
         s.ffmpeg = v;
+        break;
+      case "hwaccel":
+        if (!/^[a-z0-9_]+$/.test(v)) throw new VqError(`invalid argument "${v}" for --hwaccel: expected an ffmpeg hwaccel name such as cuda, vaapi, qsv or videotoolbox`);
+        s.hwaccel = v;
         break;
       case "scale":
         s.scale = true;

@@ -37,6 +37,23 @@ beforeAll(() => {
 });
 
 describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
+  test("--hwaccel goes to ffmpeg: auto (software here) scores as without it; one ffmpeg cannot start is one line naming it", async () => {
+    const common = ["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--json", "--precision", "max", "--backend", "cpu", "--frame_cnt", "3"];
+    const plain = await vq([...common, "-o", f("plain.json")]);
+    const auto = await vq([...common, "--hwaccel", "auto", "-o", f("auto.json")]);
+    expect(plain.code).toBe(0);
+    expect(auto.code).toBe(0);
+    const frames = (name: string) => JSON.parse(readFileSync(f(name), "utf8")).frames;
+    expect(frames("auto.json")).toEqual(frames("plain.json"));
+    // Debian's ffmpeg knows vaapi; this machine has no VA-API device
+    const vaapi = await vq([...common, "--hwaccel", "vaapi", "-o", f("vaapi.json")]);
+    expect(vaapi.code).toBe(1);
+    expect(vaapi.stderr).toMatch(new RegExp(`^vq: ${f("ref.mp4")}: ffmpeg cannot decode it with -hwaccel vaapi: [^\\n]+\\n$`));
+    const bad = await vq([...common, "--hwaccel", "cuda;rm"]);
+    expect(bad.stderr).toBe(`vq: invalid argument "cuda;rm" for --hwaccel: expected an ffmpeg hwaccel name such as cuda, vaapi, qsv or videotoolbox\n`);
+    expect(bad.code).toBe(1);
+  });
+
   test("H.264 (mp4) against HEVC (mkv) scores exactly as the same frames in Y4M", async () => {
     const a = await vq(["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--json", "-o", f("a.json"), "--precision", "max", "--backend", "cpu", "--feature", "psnr"]);
     const b = await vq(["-r", f("ref.y4m"), "-d", f("dist.y4m"), "--json", "-o", f("b.json"), "--precision", "max", "--backend", "cpu", "--feature", "psnr"]);

@@ -25,6 +25,7 @@ export function scoreRequestFor(s: CliSettings): Omit<ScoreRequest, "distorted">
     skipRef: s.skipRef,
     skipDist: s.skipDist,
     ffmpeg: s.ffmpeg,
+    hwaccel: s.hwaccel,
     scaleDistorted: s.scale,
     conform: s.conform,
     scaler: s.scaler,

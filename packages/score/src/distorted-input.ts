@@ -1,4 +1,4 @@
-import { openWithFfmpeg, VqError, type VideoReader } from "@vq/core";
+import { openWithFfmpeg, VqError, type FfmpegOptions, type VideoReader } from "@vq/core";
 import { alignmentNote, findAlignment, type Alignment } from "./alignment.ts";
 import { changesRate, planConform, type Scaler } from "./conform.ts";
 
@@ -9,7 +9,7 @@ export interface DistortedOptions {
   align?: { search: number };
   skipRef: number;
   skipDist: number;
-  ffmpeg?: string;
+  ffmpeg?: FfmpegOptions;
 }
 
 /** How to open an input again from its start; absent for a VideoReader given by the caller. */
@@ -43,7 +43,7 @@ export async function prepareDistorted(ref: VideoReader, opened: VideoReader, re
       if (!reopenDist) throw new VqError(`${opened.name}: conform converts the distorted video through ffmpeg, so it must be a file path, not frames`);
       const path = opened.name;
       // A rate change makes the container's frame count wrong for the converted stream.
-      reopenDist = () => openWithFfmpeg(path, { ffmpeg: options.ffmpeg, filters, probe: !changesRate(filters) });
+      reopenDist = () => openWithFfmpeg(path, { ...options.ffmpeg, filters, probe: !changesRate(filters) });
       await opened.close();
       reader = await reopenDist();
       onNote?.(`conform: ${path} converted to the reference's format by ffmpeg -vf ${filters.join(",")}`);

@@ -34,6 +34,8 @@ export const scoreRequestSchema = z.strictObject({
   skipDist: z.number().int().min(0).default(0),
   /** The ffmpeg binary used for inputs other than Y4M and raw YUV. */
   ffmpeg: z.string().min(1).optional(),
+  /** ffmpeg's `-hwaccel` for decoding those inputs (cuda, vaapi, qsv, videotoolbox, ... as that ffmpeg has them). */
+  hwaccel: z.string().regex(/^[a-z0-9_]+$/, "expected an ffmpeg hwaccel name such as cuda, vaapi, qsv or videotoolbox").optional(),
   /** Scale the distorted video to the reference's size (through ffmpeg, with `scaler`). */
   scaleDistorted: z.boolean().default(false),
   /** Convert the distorted video to the reference's size, bit depth, subsampling and frame rate (through ffmpeg); without it they must match. */
@@ -95,8 +97,13 @@ export async function openInput(source: string | VideoReader, raw: ParsedScoreRe
 }
 
 /** The distorted input opened to match the reference's size when scaling was asked for. */
-export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "scaleDistorted" | "scaler">, ref: PictureFormat): Promise<VideoReader> {
-  return openInput(source, r.raw, { ffmpeg: r.ffmpeg, scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref.width, height: ref.height } : undefined });
+export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "scaleDistorted" | "scaler">, ref: PictureFormat): Promise<VideoReader> {
+  return openInput(source, r.raw, { ...decoding(r), scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref.width, height: ref.height } : undefined });
+}
+
+/** The request's ffmpeg binary and hardware decoding, for every input ffmpeg decodes. */
+export function decoding(r: Pick<ParsedScoreRequest, "ffmpeg" | "hwaccel">): FfmpegOptions {
+  return { ffmpeg: r.ffmpeg, hwaccel: r.hwaccel };
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): z.infer<S> {
@@ -172,11 +179,11 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
   const { models, features } = plan;
   const readers: VideoReader[] = [];
   try {
-    const openRef = () => openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg });
+    const openRef = () => openInput(r.reference, r.raw, decoding(r));
     readers.push(await openRef());
     const openDist = () => openDistorted(r.distorted, r, readers[0]!.format);
     const reopen = { reference: typeof r.reference === "string" ? openRef : undefined, distorted: typeof r.distorted === "string" ? openDist : undefined };
-    const prepared = await prepareDistorted(readers[0]!, await openDist(), reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: r.ffmpeg }, events.onNote);
+    const prepared = await prepareDistorted(readers[0]!, await openDist(), reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) }, events.onNote);
     readers.push(prepared.reader);
     const { skipRef, skipDist } = prepared;
     const [ref, dist] = readers as [VideoReader, VideoReader];

@@ -10,6 +10,11 @@ import { Y4mReader } from "./y4m-reader.ts";
 export interface FfmpegOptions {
   /** The ffmpeg binary (default: `ffmpeg` on PATH). */
   ffmpeg?: string;
+  /**
+   * ffmpeg's `-hwaccel` for decoding (cuda, vaapi, qsv, videotoolbox, ...): the frames come
+   * back to memory as the software decoder's would (decoders are exact, so scores are equal).
+   */
+  hwaccel?: string;
   /** Scale the video to this size (bicubic unless `scaler` says, as libvmaf users do by hand). */
   scaleTo?: { width: number; height: number };
   /** swscale's algorithm for `scaleTo` (its `flags=` name; default bicubic). */
@@ -36,7 +41,7 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   if (isStreamInput(path)) throw new VqError(`${streamName(path)}: is a pipe, read once as a Y4M stream: ffmpeg cannot convert it (scaling, --conform); give a file`);
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
   await (await openFileSource(path)).close();
-  const args = ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-an", "-sn"];
+  const args = ["-v", "error", "-nostdin", ...(options.hwaccel ? ["-hwaccel", options.hwaccel] : []), "-i", path, "-map", "0:v:0", "-an", "-sn"];
   const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? [])];
   if (filters.length) args.push("-vf", filters.join(","));
   args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
@@ -58,7 +63,8 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
     if (error) return new VqError(`${path}: cannot start ffmpeg: ${error.message}`);
     const said = stderr.trim().split("\n").filter(Boolean);
     if (said.some((l) => /matches no streams/.test(l))) return new VqError(`${path}: has no video stream`);
-    return new VqError(`${path}: ffmpeg cannot decode it${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
+    const how = options.hwaccel ? ` with -hwaccel ${options.hwaccel}` : "";
+    return new VqError(`${path}: ffmpeg cannot decode it${how}${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
   };
   // The probe runs beside the decoder's start, so it costs no time before the first frame.
   const frameCount = options.probe === false ? undefined : probeFrameCount(path, options.ffmpeg);
