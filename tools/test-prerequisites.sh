@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What vq's tests need besides npm packages: ffmpeg (encoded inputs), chromium (the
-# browser and report tests) and, on Linux, a WebGPU adapter without a GPU: Mesa's
+# browser and report tests), redis-server (the queue tests start their own on 127.0.0.1)
+# and, on Linux, a WebGPU adapter without a GPU: Mesa's
 # lavapipe from bookworm-backports (bookworm's own Mesa is too old for Dawn). Installs
 # what is missing on Debian (as root, or through sudo); elsewhere, or without the rights
 # to install, stops with one line naming what to install. Nothing is installed twice.
@@ -21,6 +22,7 @@ have_lavapipe() {
 
 packages=()
 command -v ffmpeg >/dev/null || packages+=(ffmpeg)
+command -v redis-server >/dev/null || packages+=(redis-server)
 have_chromium || packages+=(chromium)
 lavapipe=0
 have_lavapipe || lavapipe=1

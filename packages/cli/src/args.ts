@@ -114,11 +114,14 @@ function wrapped(text: string, indent: number, width: number): string {
 export const USAGE = `Usage: vq [options]
        vq report RESULT.json [MORE.json ...] [-o report.html]
        vq batch JOBS.jsonl [--concurrency N] [-q]
+       vq submit --redis URL [--queue NAME] [--wait] JOBS.jsonl
+       vq worker --redis URL [--queue NAME] [--concurrency N]
 
 Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
 \`vq report\` turns --json results into one self-contained HTML page: one run's report, or
 several runs compared (vq report --help). \`vq batch\` scores many jobs (one JSON object
-per line) in one process, resumably (vq batch --help).
+per line) in one process, resumably (vq batch --help); \`vq submit\` puts them on a BullMQ
+queue on Redis for \`vq worker\` processes on any machine (vq submit --help, vq worker --help).
 
   -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes; - (standard
                               input), /dev/stdin or a FIFO is read as a Y4M stream (raw with -w -h -p -b)

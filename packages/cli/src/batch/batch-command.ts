@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
-import { isVqError, VqError } from "@vq/core";
-import { DEFAULT_BATCH_CONCURRENCY, scoreBatch, type BatchJob } from "@vq/score";
-import { writeLadderOutputs } from "../ladder-command.ts";
-import { writeRunOutputs } from "../output/run-outputs.ts";
-import { scoreRequestFor, type CliIo } from "../run-setup.ts";
+import { VqError } from "@vq/core";
+import { DEFAULT_BATCH_CONCURRENCY, scoreBatch } from "@vq/score";
+import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
 import { BatchProgress } from "./batch-progress.ts";
 import { readJobFile, type BatchJobSpec } from "./job-file.ts";
+import { jobRequest, writeJobOutcome } from "./job-run.ts";
 
 export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [-q]
 
@@ -81,9 +80,6 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const progress = new BatchProgress(toRun.length, io, io.stderrIsTty && !b.quiet);
   const notes = new Set<string>();
-  const requests = toRun.map(
-    (job): BatchJob => ({ ...scoreRequestFor(job.settings), ...(job.settings.distorted.length > 1 ? { distorted: job.settings.distorted } : { distorted: job.settings.distorted[0]!, align: job.settings.align === undefined ? undefined : { search: job.settings.align } }) }),
-  );
   const events = (index: number) => ({
     // a note that every job would repeat (the backend chosen) is said once
     onNote: (m: string) => {
@@ -93,26 +89,8 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     },
     onProgress: (n: number) => progress.frames(index, n),
   });
-  for await (const done of scoreBatch(requests, { concurrency: b.concurrency, events })) {
-    const job = toRun[done.index]!;
-    // the job's own lines (threshold failures, errors) carry its FILE:LINE
-    const jobIo: CliIo = { stdout: io.stdout, stderr: (t) => progress.interrupt(() => io.stderr(t.replace(/^vq: /gm, `vq: ${job.where}: `))), stderrIsTty: false };
-    let code: number;
-    try {
-      const s = job.settings;
-      if (s.distorted.length > 1) code = await writeLadderOutputs(s, done.outcomes, done.seconds, job.argv, jobIo);
-      else if (done.outcomes[0]!.error) {
-        jobIo.stderr(`vq: ${done.outcomes[0]!.error.message}\n`);
-        code = 1;
-      } else {
-        const result = done.outcomes[0]!.summary!;
-        code = await writeRunOutputs(s, result, result.frames / done.seconds, job.argv, jobIo);
-      }
-    } catch (e) {
-      if (!isVqError(e)) throw e;
-      jobIo.stderr(`vq: ${e.message}\n`);
-      code = 1;
-    }
+  for await (const done of scoreBatch(toRun.map(jobRequest), { concurrency: b.concurrency, events })) {
+    const code = await writeJobOutcome(toRun[done.index]!, done, { ...io, stderr: (t) => progress.interrupt(() => io.stderr(t)) });
     if (code === 1) {
       failed++;
       failedRuns++;

@@ -5,7 +5,7 @@ import { parseArgs, type CliSettings } from "../args.ts";
 import { checkLadderSettings } from "../ladder-command.ts";
 
 /** One line of a JOBS.jsonl file. */
-const jobLine = z.strictObject({
+export const jobLine = z.strictObject({
   reference: z.string().min(1),
   distorted: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   /** With several distorted inputs, holds {name} or {n}, as -o does. */
@@ -14,10 +14,14 @@ const jobLine = z.strictObject({
   args: z.array(z.string()).default([]),
 });
 
+export type JobLineFields = z.infer<typeof jobLine>;
+
 /** A job as the command line of the run it stands for. */
 export interface BatchJobSpec {
   /** `FILE:LINE`, how messages name the job. */
   where: string;
+  /** The line's fields as given. */
+  line: JobLineFields;
   settings: CliSettings;
   /** The files a finished job has written (its outputs, then its report): all there = done. */
   writes: string[];
@@ -65,6 +69,11 @@ function jobSpec(line: string, where: string): BatchJobSpec {
   } catch (e) {
     throw new VqError(`not a JSON object: ${(e as Error).message}`);
   }
+  return jobFromObject(json, where);
+}
+
+/** A job line's object as the command line of its run (a VqError naming the field or argument when it is not a job). */
+export function jobFromObject(json: unknown, where: string): BatchJobSpec {
   const parsed = jobLine.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -80,5 +89,5 @@ function jobSpec(line: string, where: string): BatchJobSpec {
   const argv = [...args, "-r", reference, ...distorted.flatMap((d) => ["-d", d]), "-o", output];
   const settings = parseArgs(argv);
   const outputs = distorted.length > 1 ? checkLadderSettings(settings)! : [output];
-  return { where, settings, writes: [...outputs, ...(settings.report ? [settings.report] : [])], argv };
+  return { where, line: parsed.data, settings, writes: [...outputs, ...(settings.report ? [settings.report] : [])], argv };
 }

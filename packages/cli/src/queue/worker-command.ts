@@ -1,0 +1,133 @@
+import { isVqError, VqError } from "@vq/core";
+import { scoreBatch, type BatchJobOutcome } from "@vq/score";
+import { jobFromObject } from "../batch/job-file.ts";
+import { jobRequest, writeJobOutcome } from "../batch/job-run.ts";
+import type { CliIo } from "../run-setup.ts";
+import { DEFAULT_QUEUE, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
+import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
+
+export const WORKER_USAGE = `Usage: vq worker --redis URL [--queue NAME] [--concurrency N] [--lock-duration MS] [-q]
+
+Takes jobs from a BullMQ queue on Redis (put there by vq submit) and scores them, until
+stopped (SIGINT/SIGTERM). Inputs and outputs are paths every worker sees (a shared
+filesystem, an object-store mount) or URLs ffmpeg reads. A job whose input is at fault
+fails with its error and is not retried; a worker killed mid-job leaves its job to be
+taken by another worker once its lock lapses, and the result is the same.
+
+      --redis URL          redis://[user:password@]host[:port][/db] (rediss:// for TLS)
+      --queue NAME         the queue (default ${DEFAULT_QUEUE})
+      --concurrency N      jobs in flight at once in this process (default 2: the next job
+                           reads while the current one computes; they share the GPU)
+      --lock-duration MS   how long a job stays taken without word from its worker; a
+                           killed worker's job goes to another after this (default 30000)
+  -q, --quiet              only errors on stderr
+      --help               this text
+`;
+
+export interface WorkerSettings {
+  redis?: string;
+  queue: string;
+  concurrency: number;
+  lockDuration: number;
+  quiet: boolean;
+  help: boolean;
+}
+
+/** Reads `--name VALUE` / `--name=VALUE` options; returns the value and the index after it. */
+export function optionValue(argv: readonly string[], i: number, name: string): [string, number] {
+  const arg = argv[i]!;
+  if (arg.startsWith(`${name}=`)) return [arg.slice(name.length + 1), i];
+  const v = argv[i + 1];
+  if (v === undefined) throw new VqError(`option ${name} needs a value`);
+  return [v, i + 1];
+}
+
+export function positiveInteger(name: string, v: string, max: number): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new VqError(`invalid argument "${v}" for ${name}: expected an integer from 1 to ${max}`);
+  return Number(v);
+}
+
+export function queueName(v: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(v)) throw new VqError(`invalid argument "${v}" for --queue: expected letters, digits, _ . or - (at most 100)`);
+  return v;
+}
+
+export function parseWorkerArgs(argv: readonly string[]): WorkerSettings {
+  const w: WorkerSettings = { queue: DEFAULT_QUEUE, concurrency: 2, lockDuration: 30_000, quiet: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.split("=")[0]!;
+    let v: string;
+    if (arg === "--help") w.help = true;
+    else if (arg === "-q" || arg === "--quiet") w.quiet = true;
+    else if (name === "--redis") [w.redis, i] = optionValue(argv, i, name);
+    else if (name === "--queue") {
+      [v, i] = optionValue(argv, i, name);
+      w.queue = queueName(v);
+    } else if (name === "--concurrency") {
+      [v, i] = optionValue(argv, i, name);
+      w.concurrency = positiveInteger(name, v, 64);
+    } else if (name === "--lock-duration") {
+      [v, i] = optionValue(argv, i, name);
+      w.lockDuration = positiveInteger(name, v, 3_600_000);
+      if (w.lockDuration < 1000) throw new VqError(`invalid argument "${v}" for --lock-duration: at least 1000 ms (a job's lock is renewed every half of it)`);
+    } else throw new VqError(`unknown argument ${arg} for vq worker (see vq worker --help)`);
+  }
+  if (!w.help && !w.redis) throw new VqError("vq worker needs --redis URL (see vq worker --help)");
+  return w;
+}
+
+/** Scores one queued job and writes its outputs; a job at fault is a VqError (not retried). */
+export async function scoreQueuedJob(data: QueuedJobData): Promise<QueuedJobResult> {
+  const spec = jobFromObject(data.line, data.where);
+  const lines: string[] = [];
+  const io: CliIo = { stdout: () => {}, stderr: (t) => void lines.push(...t.split("\n").filter(Boolean).map((l) => l.replace(/^vq: /, ""))), stderrIsTty: false };
+  let done: BatchJobOutcome | undefined;
+  for await (const d of scoreBatch([jobRequest(spec)], { concurrency: 1 })) done = d;
+  const code = await writeJobOutcome(spec, done!, io);
+  if (code === 1) throw new VqError(lines.join("\n"));
+  return { code, lines };
+}
+
+/** `vq worker`: runs until a signal stops the process. */
+export async function workerCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const w = parseWorkerArgs(argv);
+  if (w.help) {
+    io.stdout(WORKER_USAGE);
+    return 0;
+  }
+  const connection = redisConnection(w.redis!);
+  const { Worker, UnrecoverableError } = await loadBullmq();
+  const say = (line: string) => {
+    if (!w.quiet) io.stderr(`vq: worker: ${line}\n`);
+  };
+  const worker = new Worker<QueuedJobData, QueuedJobResult>(
+    w.queue,
+    async (job) => {
+      if (job.name !== SCORE_JOB) throw new UnrecoverableError(`unknown job kind "${job.name}" (a newer vq submitted it?)`);
+      try {
+        return await scoreQueuedJob(job.data);
+      } catch (e) {
+        // the job's own fault: retrying cannot help
+        if (isVqError(e)) throw new UnrecoverableError(e.message);
+        throw e;
+      }
+    },
+    { connection, concurrency: w.concurrency, lockDuration: w.lockDuration, stalledInterval: w.lockDuration, maxStalledCount: 3, autorun: false },
+  );
+  worker.on("completed", (job) => say(`${job.data.where}: scored`));
+  // a job's own failure names it (FILE:LINE: ...) already
+  worker.on("failed", (job, e) => io.stderr(`vq: worker: ${isVqError(e) || e.name === "UnrecoverableError" ? "" : `${job?.data.where ?? "a job"}: `}${e.message.split("\n").join("; ")}\n`));
+  // ioredis reports each failed reconnection: one line per outage is enough
+  let down = false;
+  worker.on("error", (e) => {
+    if (down) return;
+    down = true;
+    io.stderr(`vq: worker: Redis at ${redisAddress(connection)}: ${e.message}; reconnecting\n`);
+  });
+  worker.on("ready", () => (down = false));
+  await reachRedis(worker.waitUntilReady(), connection);
+  say(`taking jobs from queue "${w.queue}" at ${redisAddress(connection)} (${w.concurrency} at once)`);
+  await worker.run();
+  return 0;
+}
