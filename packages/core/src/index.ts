@@ -36,7 +36,7 @@ export { memoryReader } from "./readers/memory-reader.ts";
 export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLayout } from "./readers/video-frame-reader.ts";
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./readers/ffmpeg-reader.ts";
 export { isStreamInput, openStreamInput, streamName } from "./readers/stream-input.ts";
-export { killChildProcesses } from "./readers/child-processes.ts";
+export { killChildProcesses, trackChildProcess } from "./readers/child-processes.ts";
 export type { FfmpegOptions } from "./readers/ffmpeg-reader.ts";
 export { gaussianTaps, isValidKernelScale, vifFilter, vifFilterSize } from "./numerics/vif-gaussian.ts";
 export { bicubicKernel, lanczos4Kernel, resampleMirror, resampleSourcePosition } from "./numerics/resampling-kernels.ts";

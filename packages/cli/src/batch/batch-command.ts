@@ -6,8 +6,11 @@ import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
 import { BatchProgress } from "./batch-progress.ts";
 import { readJobFile, type BatchJobSpec } from "./job-file.ts";
 import { jobRequest, writeJobOutcome } from "./job-run.ts";
+import { batchChild } from "./batch-child.ts";
+import { gpuEnvironment, listGpus, parseGpus } from "../gpus/gpu-devices.ts";
+import { scoreOnProcesses, type ChildSlot } from "../gpus/gpu-processes.ts";
 
-export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [-q]
+export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [--gpus all|N|LIST] [-q]
 
 Scores many jobs in one process: the GPU device and its kernels are set up once, and the
 next job's inputs are opened and decoded while the one before it computes. JOBS.jsonl
@@ -22,7 +25,10 @@ whose outputs (and report) all exist is skipped, so a batch that stopped is resu
 running it again; delete an output to score its job again. A job that fails is reported
 (FILE:LINE: message) and the others still run.
 
-      --concurrency N   jobs in flight at once (default ${DEFAULT_BATCH_CONCURRENCY})
+      --concurrency N   jobs in flight at once (per GPU with --gpus; default ${DEFAULT_BATCH_CONCURRENCY})
+      --gpus all|N|LIST every GPU of the host, the first N, or a comma list of indexes or
+                        PCI bus ids: one process per GPU, each job to the next free one
+                        (Linux, Mesa's Vulkan device-select layer: docs/batch.md)
   -q, --quiet           only errors on stderr (no progress, no notes, no summary)
       --help            this text
 
@@ -35,14 +41,23 @@ interface BatchSettings {
   concurrency: number;
   quiet: boolean;
   help: boolean;
+  /** --gpus: one process per GPU. */
+  gpus?: string;
+  /** One GPU's process under --gpus (batch-child.ts). */
+  child: boolean;
 }
 
 export function parseBatchArgs(argv: readonly string[]): BatchSettings {
-  const b: BatchSettings = { concurrency: DEFAULT_BATCH_CONCURRENCY, quiet: false, help: false };
+  const b: BatchSettings = { concurrency: DEFAULT_BATCH_CONCURRENCY, quiet: false, help: false, child: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help") b.help = true;
     else if (arg === "-q" || arg === "--quiet") b.quiet = true;
+    else if (arg === "--child") b.child = true;
+    else if (arg === "--gpus" || arg.startsWith("--gpus=")) {
+      b.gpus = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+      if (!b.gpus) throw new VqError("option --gpus needs a value: all, a count, or a list of GPUs");
+    }
     else if (arg === "--concurrency" || arg.startsWith("--concurrency=")) {
       const v = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
       if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new VqError(`invalid argument "${v ?? ""}" for --concurrency: expected an integer from 1 to 64`);
@@ -51,7 +66,7 @@ export function parseBatchArgs(argv: readonly string[]): BatchSettings {
     else if (b.jobs !== undefined) throw new VqError(`unexpected argument "${arg}": vq batch takes one JOBS.jsonl file`);
     else b.jobs = arg;
   }
-  if (!b.help && b.jobs === undefined) throw new VqError("vq batch needs a jobs file: vq batch JOBS.jsonl (see vq batch --help)");
+  if (!b.help && !b.child && b.jobs === undefined) throw new VqError("vq batch needs a jobs file: vq batch JOBS.jsonl (see vq batch --help)");
   return b;
 }
 
@@ -62,6 +77,7 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout(BATCH_USAGE);
     return 0;
   }
+  if (b.child) return batchChild(b.concurrency, io);
   const lines = readJobFile(b.jobs!);
   let failed = 0;
   let belowThreshold = 0;
@@ -89,13 +105,22 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     },
     onProgress: (n: number) => progress.frames(index, n),
   });
-  for await (const done of scoreBatch(toRun.map(jobRequest), { concurrency: b.concurrency, events })) {
-    const code = await writeJobOutcome(toRun[done.index]!, done, { ...io, stderr: (t) => progress.interrupt(() => io.stderr(t)) });
+  const counted = (index: number, code: number) => {
     if (code === 1) {
       failed++;
       failedRuns++;
     } else if (code === THRESHOLD_FAILED_EXIT_CODE) belowThreshold++;
-    progress.jobDone(done.index, code === 1);
+    progress.jobDone(index, code === 1);
+  };
+  if (b.gpus !== undefined) {
+    // one process per GPU, each pinned to its own (ADR 0037), jobs handed out as they finish
+    const gpus = parseGpus(b.gpus, listGpus());
+    const slots = gpus.map((g) => ({ label: `GPU ${g.busId}`, env: gpuEnvironment(g) }));
+    await runOnProcesses(toRun, slots, b.concurrency, io, progress, counted);
+  } else {
+    for await (const done of scoreBatch(toRun.map(jobRequest), { concurrency: b.concurrency, events })) {
+      counted(done.index, await writeJobOutcome(toRun[done.index]!, done, { ...io, stderr: (t) => progress.interrupt(() => io.stderr(t)) }));
+    }
   }
   progress.end();
   if (!b.quiet) {
@@ -104,4 +129,20 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     io.stderr(`vq: batch ${b.jobs}: ${lines.length} job${lines.length === 1 ? "" : "s"}: ${counts.join(", ")}\n`);
   }
   return failed ? 1 : belowThreshold ? THRESHOLD_FAILED_EXIT_CODE : 0;
+}
+
+/** The jobs scored by one child process per slot (`vq batch --child`), their lines said here. */
+export async function runOnProcesses(toRun: readonly BatchJobSpec[], slots: readonly ChildSlot[], concurrency: number, io: CliIo, progress: BatchProgress, counted: (index: number, code: number) => void): Promise<void> {
+  const index = new Map(toRun.map((job, i) => [job.where, i]));
+  const command = [process.execPath, process.argv[1]!, "batch", "--child", "--concurrency", String(concurrency)];
+  await scoreOnProcesses(
+    toRun.map((job) => ({ where: job.where, line: job.line })),
+    slots,
+    command,
+    concurrency,
+    (r) => {
+      for (const l of r.lines) progress.interrupt(() => io.stderr(`vq: ${l}\n`));
+      counted(index.get(r.where)!, r.code);
+    },
+  );
 }

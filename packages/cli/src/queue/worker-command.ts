@@ -1,12 +1,13 @@
-import { isVqError, VqError } from "@vq/core";
+import { isVqError, trackChildProcess, VqError } from "@vq/core";
 import { scoreBatch, type BatchJobOutcome } from "@vq/score";
 import { jobFromObject } from "../batch/job-file.ts";
 import { jobRequest, writeJobOutcome } from "../batch/job-run.ts";
 import type { CliIo } from "../run-setup.ts";
+import { gpuEnvironment, listGpus, parseGpus, type PciGpu } from "../gpus/gpu-devices.ts";
 import { DEFAULT_QUEUE, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
 import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
 
-export const WORKER_USAGE = `Usage: vq worker --redis URL [--queue NAME] [--concurrency N] [--lock-duration MS] [-q]
+export const WORKER_USAGE = `Usage: vq worker --redis URL [--queue NAME] [--concurrency N] [--gpus all|N|LIST] [--lock-duration MS] [-q]
 
 Takes jobs from a BullMQ queue on Redis (put there by vq submit) and scores them, until
 stopped (SIGINT/SIGTERM). Inputs and outputs are paths every worker sees (a shared
@@ -18,6 +19,8 @@ taken by another worker once its lock lapses, and the result is the same.
       --queue NAME         the queue (default ${DEFAULT_QUEUE})
       --concurrency N      jobs in flight at once in this process (default 2: the next job
                            reads while the current one computes; they share the GPU)
+      --gpus all|N|LIST    one worker process per GPU (every GPU, the first N, or a comma list
+                           of indexes or PCI bus ids), each pinned to its own
       --lock-duration MS   how long a job stays taken without word from its worker; a
                            killed worker's job goes to another after this (default 30000)
   -q, --quiet              only errors on stderr
@@ -31,6 +34,8 @@ export interface WorkerSettings {
   lockDuration: number;
   quiet: boolean;
   help: boolean;
+  /** --gpus: one worker process per GPU. */
+  gpus?: string;
 }
 
 /** Reads `--name VALUE` / `--name=VALUE` options; returns the value and the index after it. */
@@ -61,6 +66,7 @@ export function parseWorkerArgs(argv: readonly string[]): WorkerSettings {
     if (arg === "--help") w.help = true;
     else if (arg === "-q" || arg === "--quiet") w.quiet = true;
     else if (name === "--redis") [w.redis, i] = optionValue(argv, i, name);
+    else if (name === "--gpus") [w.gpus, i] = optionValue(argv, i, name);
     else if (name === "--queue") {
       [v, i] = optionValue(argv, i, name);
       w.queue = queueName(v);
@@ -97,6 +103,7 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
     return 0;
   }
   const connection = redisConnection(w.redis!);
+  if (w.gpus !== undefined) return workersOnGpus(parseGpus(w.gpus, listGpus()), argv, io);
   const { Worker, UnrecoverableError } = await loadBullmq();
   const say = (line: string) => {
     if (!w.quiet) io.stderr(`vq: worker: ${line}\n`);
@@ -130,4 +137,23 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
   say(`taking jobs from queue "${w.queue}" at ${redisAddress(connection)} (${w.concurrency} at once)`);
   await worker.run();
   return 0;
+}
+
+/**
+ * `vq worker --gpus`: one `vq worker` process per GPU, each pinned to its own (ADR 0037),
+ * with the same options. Returns when one of them ends (the others are stopped): a worker
+ * only ends on a fault or a signal.
+ */
+async function workersOnGpus(gpus: readonly PciGpu[], argv: readonly string[], io: CliIo): Promise<number> {
+  const { spawn } = await import("node:child_process");
+  const own = argv.filter((a, i) => !(a === "--gpus" || a.startsWith("--gpus=") || argv[i - 1] === "--gpus"));
+  const children = gpus.map((g) => {
+    const child = spawn(process.execPath, [process.argv[1]!, "worker", ...own], { env: { ...process.env, ...gpuEnvironment(g) }, stdio: ["ignore", "inherit", "inherit"] });
+    trackChildProcess(child);
+    return { gpu: g, child };
+  });
+  const first = await Promise.race(children.map(({ gpu, child }) => new Promise<[PciGpu, number | null, NodeJS.Signals | null]>((resolve) => child.once("close", (code, signal) => resolve([gpu, code, signal])))));
+  io.stderr(`vq: worker: the worker for GPU ${first[0].busId} ended (${first[2] ?? `exit code ${first[1]}`}); stopping the others\n`);
+  for (const { child } of children) child.kill("SIGTERM");
+  return first[1] === 0 ? 1 : (first[1] ?? 1);
 }
