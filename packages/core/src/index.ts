@@ -1,5 +1,6 @@
 export { MAX_MESSAGE_LENGTH, VqError, isVqError, printableLine } from "./errors.ts";
 export { LIMITS, asAllocationError, checkPictureSize, isAllocationFailure } from "./limits.ts";
+export { TOLERANCE_CLASSES, type ToleranceClass, type ToleranceName } from "./parity-contract.ts";
 export { Picture, PIXEL_FORMATS, alignUp, bytesPerSample, chromaSize, describeFormat, packedLayout, planeCount, sameFormat, validateFormat } from "./picture.ts";
 export type { PictureFormat, PixelFormat, Plane, PlaneLayout, Samples } from "./picture.ts";
 export { BufferedReader, openFileSource, streamSource } from "./readers/byte-source.ts";

@@ -1,6 +1,7 @@
 import { CompositeBackend, CompositeLadderBackend, CpuBackend, PerLaneBackend, ThreadedCpuBackend, VqError, type ExtractionBackend, type LadderBackend } from "@vq/core";
 import { GpuBackend, GpuLadderBackend, isNoAdapterError, sharedGpu, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
 import type { ResolvedFeature } from "./features.ts";
+import { refuseUntrustedGpu, type SelfTestOptions } from "./self-test/gpu-self-test.ts";
 
 /** Where to compute: `auto` = the GPU when a hardware adapter exists, else the CPU. */
 export type Backend = "cpu" | "gpu" | "auto";
@@ -19,6 +20,12 @@ export interface BackendOptions {
   /** Record GPU timestamps per kernel pass (the runner's profile). */
   profileGpu?: boolean;
   acquire?: () => Promise<GpuContext>;
+  /**
+   * The GPU self-test's settings (adr/0033-gpu-self-test.md), or false to trust the GPU
+   * untested: for callers that checked it themselves, or that cannot keep a cache and
+   * score many short clips (each process would pay the first run's cost).
+   */
+  selfTest?: SelfTestOptions | false;
 }
 
 /** CPU extractors on one thread, or spread over `threads` workers (libvmaf's --threads). */
@@ -41,7 +48,7 @@ interface Placement {
  * cpu: every extractor on the CPU. gpu: extractors with a GPU twin on the GPU, the rest on
  * the CPU. auto: gpu when a hardware adapter exists, else cpu, and says so.
  */
-async function place(kind: Backend, features: readonly ResolvedFeature[], acquire: () => Promise<GpuContext>): Promise<Placement> {
+async function place(kind: Backend, features: readonly ResolvedFeature[], acquire: () => Promise<GpuContext>, selfTest: SelfTestOptions | false = {}): Promise<Placement> {
   const notes: string[] = [];
   const cpuOnly = { onGpu: [], onCpu: [...features], notes };
   if (kind === "cpu") return cpuOnly;
@@ -62,6 +69,11 @@ async function place(kind: Backend, features: readonly ResolvedFeature[], acquir
   }
   const onGpu = features.filter((f) => f.catalogued.load.gpu);
   const onCpu = features.filter((f) => !f.catalogued.load.gpu);
+  const refused = selfTest && (await refuseUntrustedGpu(kind, gpu, onGpu, selfTest));
+  if (refused) {
+    notes.push(refused);
+    return cpuOnly;
+  }
   if (onCpu.length && kind === "gpu") {
     notes.push(`no GPU implementation yet for ${onCpu.map((f) => f.entry.definition.name).join(", ")}: computed on the CPU`);
   }
@@ -76,7 +88,7 @@ async function gpuEntries(onGpu: readonly ResolvedFeature[]): Promise<GpuFeature
 /** One GPU backend for the features with a GPU twin (one upload per frame shared by all), the CPU for the rest. */
 export async function chooseBackend(kind: Backend, features: readonly ResolvedFeature[], options: BackendOptions = {}): Promise<BackendChoice> {
   const { subsample = 1, threads = 1, profileGpu = false, acquire = () => sharedGpu() } = options;
-  const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire);
+  const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire, options.selfTest);
   const backends: ExtractionBackend[] = [];
   const entries = await gpuEntries(onGpu);
   const gpuBackend = gpu && onGpu.length ? new GpuBackend(gpu, entries.map((e, i) => e.gpu!(onGpu[i]!.options)), { subsample, profile: profileGpu }) : undefined;
@@ -92,7 +104,7 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
  */
 export async function chooseLadderBackend(kind: Backend, features: readonly ResolvedFeature[], lanes: number, options: BackendOptions = {}): Promise<{ backend: LadderBackend; notes: string[] }> {
   const { subsample = 1, threads = 1, acquire = () => sharedGpu() } = options;
-  const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire);
+  const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire, options.selfTest);
   const backends: LadderBackend[] = [];
   const entries = await gpuEntries(onGpu);
   const each = <T>(make: () => T) => Array.from({ length: lanes }, make);

@@ -75,7 +75,7 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
       if (o.status === "rejected") outcomes[i] = { distorted: r.distorted[i]!, error: asVqError(o.reason, r.distorted[i]!) };
     });
     if (lanes.length) {
-      const { backend, notes } = await chooseLadderBackend(r.backend, plan.features, lanes.length, { subsample: r.subsample, threads: r.threads });
+      const { backend, notes } = await chooseLadderBackend(r.backend, plan.features, lanes.length, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
       for (const n of notes) events.onNote?.(n);
       const refLength = ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef;
       const distLengths = lanes.map(({ reader }) => (reader.frameCount === undefined ? undefined : reader.frameCount - r.skipDist));

@@ -48,6 +48,12 @@ export const scoreRequestSchema = z.strictObject({
   strictLength: z.boolean().default(false),
   /** Time every GPU kernel pass with timestamp queries (ScoreSummary.gpuTimeNs). */
   profileGpu: z.boolean().default(false),
+  /**
+   * Check the GPU against the CPU before trusting it (adr/0033-gpu-self-test.md; verdicts
+   * cached). false skips it: for callers that checked the GPU themselves, or that run where
+   * no cache persists and score many short clips.
+   */
+  gpuSelfTest: z.boolean().default(true),
   /** "extended": ScoreSummary.pooled also has median, stdev, p1, p5 and p95. */
   pool: z.enum(["libvmaf", "extended"]).default("libvmaf"),
 });
@@ -188,7 +194,7 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
     const { skipRef, skipDist } = prepared;
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
-    const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu });
+    const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu, selfTest: r.gpuSelfTest ? {} : false });
     for (const n of notes) events.onNote?.(n);
     const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - skipDist], r.frameCount);
     const expected = expectedFeatures(plan, ref.format);

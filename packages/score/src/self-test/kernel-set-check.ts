@@ -1,0 +1,62 @@
+import { FeatureCollector, isVqError } from "@vq/core";
+import { GpuFrameRunner, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
+import type { ResolvedFeature } from "../features.ts";
+import { firstDifference, type Agreement } from "./score-difference.ts";
+import { SELF_TEST_FORMAT, SELF_TEST_FRAMES, selfTestPair } from "./self-test-input.ts";
+
+/** A kernel set's self-test: it agrees with its CPU twin, differs (`detail` names the first value), or could not run. */
+export type KernelSetVerdict = { readonly status: "pass" } | { readonly status: "mismatch" | "gpu-error"; readonly detail: string };
+
+/**
+ * The extractors whose GPU twin computes libvmaf's integer arithmetic, so that its scores
+ * are the CPU's doubles: their parity tables (packages/<metric>/src/parity.test.ts) hold
+ * the GPU to `identical`. The others are held to the contract's float bound.
+ */
+const IDENTICAL_ON_GPU: ReadonlySet<string> = new Set(["adm", "cambi", "motion", "psnr", "vif"]);
+
+export function agreementOf(name: string): Agreement {
+  return IDENTICAL_ON_GPU.has(name) ? "identical" : "float";
+}
+
+/** A kernel set's name in verdicts and messages: the extractor and the options it runs with. */
+export function kernelSetName(feature: ResolvedFeature): string {
+  const options = Object.entries(feature.options as Record<string, unknown>)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${String(v)}`);
+  return [feature.entry.definition.name, ...options].join(":");
+}
+
+/**
+ * Scores the self-test's frames with the feature's GPU stage and with its CPU twin and
+ * compares them. `gpuOptions` builds the stage with other options than the twin (a test
+ * seam: a real GPU computing something other than the CPU reference, no stubbed result).
+ */
+export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, gpuOptions: unknown = feature.options): Promise<KernelSetVerdict> {
+  const name = feature.entry.definition.name;
+  const cpuScores = new FeatureCollector();
+  const cpu = feature.entry.cpu(feature.options);
+  await cpu.init(SELF_TEST_FORMAT);
+  const pairs = Array.from({ length: SELF_TEST_FRAMES }, (_, i) => selfTestPair(i));
+  for (const [i, pair] of pairs.entries()) await cpu.extract(pair, i, cpuScores);
+  await cpu.flush(cpuScores);
+  await cpu.close();
+
+  const gpuScores = new FeatureCollector();
+  try {
+    const entry = (await feature.catalogued.load.gpu!()) as GpuFeatureEntry;
+    const runner = new GpuFrameRunner(gpu, [entry.gpu!(gpuOptions as never)]);
+    try {
+      await runner.init(SELF_TEST_FORMAT, SELF_TEST_FRAMES);
+      for (const [i, pair] of pairs.entries()) await runner.submit(pair, i, gpuScores);
+      await runner.flush(gpuScores);
+    } finally {
+      await runner.close();
+    }
+    gpu.assertHealthy();
+  } catch (e) {
+    if (!isVqError(e) && !(e instanceof Error)) throw e;
+    return { status: "gpu-error", detail: `${name} failed on the GPU: ${e.message.split("\n")[0]}` };
+  }
+  const difference = firstDifference(gpuScores, cpuScores, SELF_TEST_FRAMES, agreementOf(name));
+  return difference ? { status: "mismatch", detail: `${name}: ${difference}` } : { status: "pass" };
+}
