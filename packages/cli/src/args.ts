@@ -116,12 +116,15 @@ export const USAGE = `Usage: vq [options]
        vq batch JOBS.jsonl [--concurrency N] [-q]
        vq submit --redis URL [--queue NAME] [--wait] JOBS.jsonl
        vq worker --redis URL [--queue NAME] [--concurrency N]
+       vq doctor [--ffmpeg PATH]
 
 Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
 \`vq report\` turns --json results into one self-contained HTML page: one run's report, or
 several runs compared (vq report --help). \`vq batch\` scores many jobs (one JSON object
 per line) in one process, resumably (vq batch --help); \`vq submit\` puts them on a BullMQ
 queue on Redis for \`vq worker\` processes on any machine (vq submit --help, vq worker --help).
+\`vq doctor\` says what vq runs on and whether it works: runtime, threads, ffmpeg, the GPU and
+its self-test (vq doctor --help).
 
   -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes; - (standard
                               input), /dev/stdin or a FIFO is read as a Y4M stream (raw with -w -h -p -b)
@@ -355,6 +358,21 @@ export function parseArgs(argv: readonly string[]): CliSettings {
   if (s.align !== undefined && (s.skipRef || s.skipDist)) throw new VqError("--align auto finds the frame skips itself: give it without --frame_skip_ref and --frame_skip_dist");
   return s;
 }
+
+export const DOCTOR_USAGE = `Usage: vq doctor [--ffmpeg PATH]
+
+Says what vq runs on and whether it works: the runtime, vq's version, CPU threads, the cache
+directory, ffmpeg (path, version, hardware decoders, ffprobe) and the WebGPU adapter vq uses
+(features, limits) with a fresh GPU self-test of every kernel set: each scores a small fixed
+input on the GPU and on the CPU, and they must agree (docs/gpu-self-test.md).
+
+      --ffmpeg PATH           the ffmpeg binary to check (default: ffmpeg on PATH)
+      --help                  this text
+
+Exit status: 0 all well (no GPU or no ffmpeg is well: they are optional); 1 something vq would
+use is broken (a self-test mismatch, a GPU that cannot be opened, an ffmpeg that does not run),
+each problem named on stderr.
+`;
 
 export const REPORT_USAGE = `Usage: vq report RESULT.json [MORE.json ...] [-o report.html]
 

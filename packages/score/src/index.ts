@@ -12,6 +12,10 @@ export { allFeatures, featureEntry, FEATURE_NAMES, resolveFeatures } from "./fea
 export type { ResolvedFeature } from "./features.ts";
 export { chooseBackend, chooseLadderBackend, cpuBackend } from "./backend.ts";
 export type { Backend, BackendChoice, BackendOptions } from "./backend.ts";
+export { adapterIdentity, everyGpuKernelSet, selfTestGpu } from "./self-test/gpu-self-test.ts";
+export type { KernelSetOutcome, SelfTestOptions, SelfTestReport } from "./self-test/gpu-self-test.ts";
+export type { KernelSetVerdict } from "./self-test/kernel-set-check.ts";
+export { cacheDirectory, VERDICT_FILE } from "./self-test/verdict-cache.ts";
 export { loadModels, modelFeatureRequests, parseModelArgument } from "./models.ts";
 export type { ModelArgument } from "./models.ts";
 // Frames from memory or WebCodecs, as score() takes them.

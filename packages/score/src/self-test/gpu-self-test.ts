@@ -1,6 +1,7 @@
 import { VqError } from "@vq/core";
 import type { GpuContext } from "@vq/gpu-core";
-import type { ResolvedFeature } from "../features.ts";
+import { EXTRACTORS } from "../catalogue.ts";
+import { resolveFeatures, type ResolvedFeature } from "../features.ts";
 import { checkKernelSet, kernelSetName, type KernelSetVerdict } from "./kernel-set-check.ts";
 import { VerdictCache, type CachedVerdict, type VerdictKey } from "./verdict-cache.ts";
 import { VQ_VERSION } from "./vq-version.ts";
@@ -87,4 +88,9 @@ export async function refuseUntrustedGpu(kind: "gpu" | "auto", gpu: GpuContext, 
   if (!failure) return undefined;
   if (kind === "gpu") throw new VqError(`${failure} (use --backend cpu; vq doctor lists every kernel set's verdict)`);
   return `${failure}; computing on the CPU`;
+}
+
+/** Every kernel set vq has on the GPU, with default options (what vq doctor tests). */
+export async function everyGpuKernelSet(): Promise<ResolvedFeature[]> {
+  return resolveFeatures(EXTRACTORS.filter((e) => e.load.gpu).map((e) => ({ name: e.name, options: {} })));
 }
