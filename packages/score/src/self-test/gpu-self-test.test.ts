@@ -80,6 +80,15 @@ describe("GPU self-test", async () => {
     expect(again.outcomes[0]!.cached).toBe(true);
   });
 
+  test.skipIf(!gpu)("options under which the CPU twin refuses the test's input leave the set untested (the run then checks its own input): no failure, nothing cached", async () => {
+    const dir = cacheDir();
+    const [cambi] = await resolveFeatures([{ name: "cambi", options: { enc_width: "180", enc_height: "150" } }]);
+    const report = await selfTestGpu(gpu!, [cambi!], { cacheDir: dir });
+    expect(report.failure).toBeUndefined();
+    expect(report.outcomes[0]!.verdict).toEqual({ status: "untested", detail: expect.stringMatching(/^cambi cannot score the self-test's input with these options: feature cambi: .*scored at 180x150, below cambi.s minimum size/) });
+    expect((await selfTestGpu(gpu!, [cambi!], { cacheDir: dir })).outcomes[0]!.cached).toBe(false);
+  });
+
   test.skipIf(!gpu)("a mismatch: --backend gpu is an error, auto computes on the CPU with a note", async () => {
     const selfTest = { cacheDir: cacheDir(), gpuOptions: clampedPsnr };
     const promise = chooseBackend("gpu", await features(), { acquire: async () => gpu!, selfTest });

@@ -67,11 +67,11 @@ export async function selfTestGpu(gpu: GpuContext, features: readonly ResolvedFe
       const t0 = performance.now();
       const verdict = await checkKernelSet(gpu, feature, options.gpuOptions?.(feature) ?? feature.options);
       outcome = { kernelSet: key.kernelSet, verdict, cached: false, ms: performance.now() - t0 };
-      // A GPU error is no verdict on the kernels (a lost device may be back next time).
-      if (verdict.status !== "gpu-error") reached.push({ ...key, verdict: verdict.status, detail: "detail" in verdict ? verdict.detail : undefined, at: new Date().toISOString() });
+      // A GPU error is no verdict on the kernels (a lost device may be back next time); an untested set is none either.
+      if (verdict.status === "pass" || verdict.status === "mismatch") reached.push({ ...key, verdict: verdict.status, detail: "detail" in verdict ? verdict.detail : undefined, at: new Date().toISOString() });
     }
     outcomes.push(outcome);
-    if (outcome.verdict.status !== "pass") failure ??= `GPU self-test failed on ${gpu.description}: ${outcome.verdict.detail}`;
+    if (outcome.verdict.status === "mismatch" || outcome.verdict.status === "gpu-error") failure ??= `GPU self-test failed on ${gpu.description}: ${outcome.verdict.detail}`;
   }
   cache.save(reached);
   return { adapter, driver, outcomes, failure };

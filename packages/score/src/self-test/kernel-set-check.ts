@@ -4,8 +4,12 @@ import type { ResolvedFeature } from "../features.ts";
 import { firstDifference, type Agreement } from "./score-difference.ts";
 import { SELF_TEST_FORMAT, SELF_TEST_FRAMES, selfTestPair } from "./self-test-input.ts";
 
-/** A kernel set's self-test: it agrees with its CPU twin, differs (`detail` names the first value), or could not run. */
-export type KernelSetVerdict = { readonly status: "pass" } | { readonly status: "mismatch" | "gpu-error"; readonly detail: string };
+/**
+ * A kernel set's self-test: it agrees with its CPU twin, differs (`detail` names the first
+ * value), failed on the GPU, or could not be tested: the CPU twin refuses the test's input
+ * with the run's options (cambi's src_width, say); the run then checks its own input.
+ */
+export type KernelSetVerdict = { readonly status: "pass" } | { readonly status: "mismatch" | "gpu-error" | "untested"; readonly detail: string };
 
 /**
  * The extractors whose GPU twin computes libvmaf's integer arithmetic, so that its scores
@@ -26,6 +30,15 @@ export function kernelSetName(feature: ResolvedFeature): string {
   return [feature.entry.definition.name, ...options].join(":");
 }
 
+function unhealthy(gpu: GpuContext): Error | undefined {
+  try {
+    gpu.assertHealthy();
+    return undefined;
+  } catch (e) {
+    return e as Error;
+  }
+}
+
 /**
  * Scores the self-test's frames with the feature's GPU stage and with its CPU twin and
  * compares them. `gpuOptions` builds the stage with other options than the twin (a test
@@ -34,12 +47,18 @@ export function kernelSetName(feature: ResolvedFeature): string {
 export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, gpuOptions: unknown = feature.options): Promise<KernelSetVerdict> {
   const name = feature.entry.definition.name;
   const cpuScores = new FeatureCollector();
-  const cpu = feature.entry.cpu(feature.options);
-  await cpu.init(SELF_TEST_FORMAT);
   const pairs = Array.from({ length: SELF_TEST_FRAMES }, (_, i) => selfTestPair(i));
-  for (const [i, pair] of pairs.entries()) await cpu.extract(pair, i, cpuScores);
-  await cpu.flush(cpuScores);
-  await cpu.close();
+  const cpu = feature.entry.cpu(feature.options);
+  try {
+    await cpu.init(SELF_TEST_FORMAT);
+    for (const [i, pair] of pairs.entries()) await cpu.extract(pair, i, cpuScores);
+    await cpu.flush(cpuScores);
+  } catch (e) {
+    if (!isVqError(e)) throw e;
+    return { status: "untested", detail: `${name} cannot score the self-test's input with these options: ${e.message}` };
+  } finally {
+    await cpu.close();
+  }
 
   const gpuScores = new FeatureCollector();
   try {
@@ -54,8 +73,11 @@ export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, 
     }
     gpu.assertHealthy();
   } catch (e) {
-    if (!isVqError(e) && !(e instanceof Error)) throw e;
-    return { status: "gpu-error", detail: `${name} failed on the GPU: ${e.message.split("\n")[0]}` };
+    // The GPU's failures (a lost device, a validation error) are VqErrors, or leave the
+    // device unhealthy; anything else is a bug in vq, not a verdict on the GPU.
+    const failure = isVqError(e) ? e : unhealthy(gpu);
+    if (!failure) throw e;
+    return { status: "gpu-error", detail: `${name} failed on the GPU: ${failure.message.split("\n")[0]}` };
   }
   const difference = firstDifference(gpuScores, cpuScores, SELF_TEST_FRAMES, agreementOf(name));
   return difference ? { status: "mismatch", detail: `${name}: ${difference}` } : { status: "pass" };
