@@ -26,7 +26,7 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
   say(`vq ${VERSION}`);
   say(`runtime: ${runtime()}, ${process.platform} ${release()} ${process.arch}`);
   say(`threads: ${availableParallelism()} CPUs; vq uses 1 worker unless --threads N (at most ${LIMITS.threads}, never more than frames)`);
-  say(`cache: ${cacheLine()}`);
+  say(`cache: ${await cacheLine()}`);
   say(`ffmpeg: ${ffmpegLines(ffmpeg, problems).join("\n  ")}`);
   say(`GPU: ${(await gpuLines(problems)).join("\n  ")}`);
   for (const p of problems) io.stderr(`vq: doctor: ${p}\n`);
@@ -56,8 +56,8 @@ function runtime(): string {
   return bun ? `Bun ${bun} (Node ${node} compatible)` : `Node ${node}`;
 }
 
-function cacheLine(): string {
-  const dir = cacheDirectory();
+async function cacheLine(): Promise<string> {
+  const dir = (await cacheDirectory())!;
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);

@@ -52,7 +52,7 @@ export function adapterIdentity(gpu: GpuContext): { adapter: string; driver: str
  */
 export async function selfTestGpu(gpu: GpuContext, features: readonly ResolvedFeature[], options: SelfTestOptions = {}): Promise<SelfTestReport> {
   const { adapter, driver } = adapterIdentity(gpu);
-  const cache = new VerdictCache(options.cacheDir);
+  const cache = await VerdictCache.open(options.cacheDir);
   const outcomes: KernelSetOutcome[] = [];
   const reached: CachedVerdict[] = [];
   let failure: string | undefined;

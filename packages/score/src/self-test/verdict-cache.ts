@@ -1,7 +1,3 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-
 /** What a verdict was reached on: the adapter, its driver, vq's version and the kernel set. */
 export interface VerdictKey {
   readonly adapter: string;
@@ -25,10 +21,34 @@ export const VERDICT_FILE = "gpu-self-test.json";
 /** Verdicts kept, newest first: adapters, drivers and versions come and go. */
 const KEPT = 256;
 
-/** vq's cache directory: $VQ_CACHE_DIR, else $XDG_CACHE_HOME/vq, else ~/.cache/vq. */
-export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
+type Env = Readonly<Record<string, string | undefined>>;
+const processEnv = (): Env => (globalThis as { process?: { env: Env } }).process?.env ?? {};
+
+/**
+ * Node's file modules, imported on first use under specifiers bundlers leave alone: @vq/score
+ * is bundled for browsers too, which have no file system (their verdicts stay in memory).
+ */
+interface NodeFiles {
+  fs: typeof import("node:fs");
+  os: typeof import("node:os");
+  path: typeof import("node:path");
+}
+const NODE_MODULES = ["node:fs", "node:os", "node:path"];
+let nodeFiles: Promise<NodeFiles | undefined> | undefined;
+function files(): Promise<NodeFiles | undefined> {
+  nodeFiles ??= Promise.all(NODE_MODULES.map((m) => import(m))).then(
+    ([fs, os, path]) => ({ fs, os, path }),
+    () => undefined,
+  );
+  return nodeFiles;
+}
+
+/** vq's cache directory: $VQ_CACHE_DIR, else $XDG_CACHE_HOME/vq, else ~/.cache/vq; undefined without a file system. */
+export async function cacheDirectory(env: Env = processEnv()): Promise<string | undefined> {
   if (env.VQ_CACHE_DIR) return env.VQ_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "vq");
+  const node = await files();
+  if (!node) return undefined;
+  return node.path.join(env.XDG_CACHE_HOME || node.path.join(node.os.homedir(), ".cache"), "vq");
 }
 
 const sameKey = (a: VerdictKey, b: VerdictKey) => a.adapter === b.adapter && a.driver === b.driver && a.vq === b.vq && a.kernelSet === b.kernelSet;
@@ -44,29 +64,33 @@ function isVerdict(v: unknown): v is CachedVerdict {
   );
 }
 
+/** Verdicts of a process without a file system (a browser page). */
+const inMemory: CachedVerdict[] = [];
+
 /**
  * The self-test's verdicts in one small JSON file. A missing, unreadable or corrupt file is
  * an empty cache (the next save rewrites it); a failed save is ignored: the cache only saves
  * time, and the self-test runs again next time.
  */
 export class VerdictCache {
-  private verdicts: CachedVerdict[];
+  private constructor(
+    private readonly node: NodeFiles | undefined,
+    /** The file, or undefined: verdicts in memory. */
+    readonly path: string | undefined,
+    private verdicts: CachedVerdict[],
+  ) {}
 
-  constructor(readonly directory: string = cacheDirectory()) {
-    this.verdicts = this.read();
-  }
-
-  get path(): string {
-    return join(this.directory, VERDICT_FILE);
-  }
-
-  private read(): CachedVerdict[] {
+  static async open(directory?: string): Promise<VerdictCache> {
+    const node = await files();
+    const dir = directory ?? (await cacheDirectory());
+    if (!node || !dir) return new VerdictCache(undefined, undefined, inMemory);
+    const path = node.path.join(dir, VERDICT_FILE);
+    let verdicts: CachedVerdict[] = [];
     try {
-      const parsed = JSON.parse(readFileSync(this.path, "utf8")) as { verdicts?: unknown };
-      return Array.isArray(parsed?.verdicts) ? parsed.verdicts.filter(isVerdict) : [];
-    } catch {
-      return [];
-    }
+      const parsed = JSON.parse(node.fs.readFileSync(path, "utf8")) as { verdicts?: unknown };
+      if (Array.isArray(parsed?.verdicts)) verdicts = parsed.verdicts.filter(isVerdict);
+    } catch {}
+    return new VerdictCache(node, path, verdicts);
   }
 
   get(key: VerdictKey): CachedVerdict | undefined {
@@ -76,15 +100,21 @@ export class VerdictCache {
   /** Records verdicts and writes the file atomically (a temporary file renamed over it). */
   save(reached: readonly CachedVerdict[]): void {
     if (!reached.length) return;
-    this.verdicts = [...reached, ...this.verdicts.filter((v) => !reached.some((r) => sameKey(r, v)))].slice(0, KEPT);
+    const kept = [...reached, ...this.verdicts.filter((v) => !reached.some((r) => sameKey(r, v)))].slice(0, KEPT);
+    if (!this.node || !this.path) {
+      inMemory.splice(0, inMemory.length, ...kept);
+      return;
+    }
+    this.verdicts = kept;
+    const { fs, path } = this.node;
     const temporary = `${this.path}.${process.pid}.tmp`;
     try {
-      mkdirSync(this.directory, { recursive: true });
-      writeFileSync(temporary, `${JSON.stringify({ verdicts: this.verdicts }, null, 1)}\n`);
-      renameSync(temporary, this.path);
+      fs.mkdirSync(path.dirname(this.path), { recursive: true });
+      fs.writeFileSync(temporary, `${JSON.stringify({ verdicts: kept }, null, 1)}\n`);
+      fs.renameSync(temporary, this.path);
     } catch {
       try {
-        rmSync(temporary, { force: true });
+        fs.rmSync(temporary, { force: true });
       } catch {}
     }
   }
