@@ -157,7 +157,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
                               on stderr; the output is still written); repeatable. For example
                               'vmaf.mean>=93' 'vmaf.p5>=80' 'psnr_y.min>30'. STAT: min, max,
                               mean, harmonic_mean, median, stdev, p1, p5, p95; OP: >=, >, <=, <
-      --backend cpu|gpu|auto  where to compute (default auto: the GPU if an adapter exists)
+      --backend cpu|gpu|auto  where to compute (default auto: the GPU if an adapter exists); a GPU is
+                              first checked against the CPU (docs/gpu-self-test.md)
       --frame_cnt N           score at most N frames
       --frame_skip_ref N      skip the first N reference frames
       --frame_skip_dist N     skip the first N distorted frames
