@@ -2,7 +2,7 @@ import { FeatureCollector, isVqError } from "@vq/core";
 import { GpuFrameRunner, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
 import type { ResolvedFeature } from "../features.ts";
 import { firstDifference, type Agreement } from "./score-difference.ts";
-import { SELF_TEST_FORMAT, SELF_TEST_FRAMES, selfTestPair } from "./self-test-input.ts";
+import { SELF_TEST_FRAMES, selfTestFormat, selfTestPair } from "./self-test-input.ts";
 
 /**
  * A kernel set's self-test: it agrees with its CPU twin, differs (`detail` names the first
@@ -47,10 +47,11 @@ function unhealthy(gpu: GpuContext): Error | undefined {
 export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, gpuOptions: unknown = feature.options): Promise<KernelSetVerdict> {
   const name = feature.entry.definition.name;
   const cpuScores = new FeatureCollector();
-  const pairs = Array.from({ length: SELF_TEST_FRAMES }, (_, i) => selfTestPair(i));
+  const format = selfTestFormat(name);
+  const pairs = Array.from({ length: SELF_TEST_FRAMES }, (_, i) => selfTestPair(i, format));
   const cpu = feature.entry.cpu(feature.options);
   try {
-    await cpu.init(SELF_TEST_FORMAT);
+    await cpu.init(format);
     for (const [i, pair] of pairs.entries()) await cpu.extract(pair, i, cpuScores);
     await cpu.flush(cpuScores);
   } catch (e) {
@@ -65,7 +66,7 @@ export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, 
     const entry = (await feature.catalogued.load.gpu!()) as GpuFeatureEntry;
     const runner = new GpuFrameRunner(gpu, [entry.gpu!(gpuOptions as never)]);
     try {
-      await runner.init(SELF_TEST_FORMAT, SELF_TEST_FRAMES);
+      await runner.init(format, SELF_TEST_FRAMES);
       for (const [i, pair] of pairs.entries()) await runner.submit(pair, i, gpuScores);
       await runner.flush(gpuScores);
     } finally {
