@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VqError } from "@vq/core";
@@ -87,6 +87,14 @@ describe("GPU self-test", async () => {
     expect(report.failure).toBeUndefined();
     expect(report.outcomes[0]!.verdict).toEqual({ status: "untested", detail: expect.stringMatching(/^cambi cannot score the self-test's input with these options: feature cambi: .*scored at 180x150, below cambi.s minimum size/) });
     expect((await selfTestGpu(gpu!, [cambi!], { cacheDir: dir })).outcomes[0]!.cached).toBe(false);
+  });
+
+  test.skipIf(!gpu)("writes no cambi heatmaps where the run would: the self-test clears options that write files", async () => {
+    const heatmaps = cacheDir();
+    const [cambi] = await resolveFeatures([{ name: "cambi", options: { heatmaps_path: heatmaps } }]);
+    const report = await selfTestGpu(gpu!, [cambi!], { cacheDir: cacheDir() });
+    expect(report.outcomes.map((o) => [o.kernelSet, o.verdict.status])).toEqual([[expect.stringContaining("heatmaps_path=:"), "pass"]]);
+    expect(readdirSync(heatmaps)).toEqual([]);
   });
 
   test.skipIf(!gpu)("a mismatch: --backend gpu is an error, auto computes on the CPU with a note", async () => {

@@ -7,7 +7,7 @@ import { SELF_TEST_FRAMES, selfTestFormat, selfTestPair } from "./self-test-inpu
 /**
  * A kernel set's self-test: it agrees with its CPU twin, differs (`detail` names the first
  * value), failed on the GPU, or could not be tested: the CPU twin refuses the test's input
- * with the run's options (cambi's src_width, say); the run then checks its own input.
+ * with the run's options (cambi's enc_width, say); the run then checks its own input.
  */
 export type KernelSetVerdict = { readonly status: "pass" } | { readonly status: "mismatch" | "gpu-error" | "untested"; readonly detail: string };
 
@@ -22,9 +22,18 @@ export function agreementOf(name: string): Agreement {
   return IDENTICAL_ON_GPU.has(name) ? "identical" : "float";
 }
 
+/** Options that write files (cambi's heatmaps): the self-test clears them, so that it writes nothing where the user looks. */
+const WRITES_FILES = ["heatmaps_path"];
+
+function withoutFiles<T>(options: T): T {
+  const o = { ...(options as Record<string, unknown>) };
+  for (const k of WRITES_FILES) if (k in o) o[k] = "";
+  return o as T;
+}
+
 /** A kernel set's name in verdicts and messages: the extractor and the options it runs with. */
 export function kernelSetName(feature: ResolvedFeature): string {
-  const options = Object.entries(feature.options as Record<string, unknown>)
+  const options = Object.entries(withoutFiles(feature.options) as Record<string, unknown>)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${String(v)}`);
   return [feature.entry.definition.name, ...options].join(":");
@@ -49,7 +58,7 @@ export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, 
   const cpuScores = new FeatureCollector();
   const format = selfTestFormat(name);
   const pairs = Array.from({ length: SELF_TEST_FRAMES }, (_, i) => selfTestPair(i, format));
-  const cpu = feature.entry.cpu(feature.options);
+  const cpu = feature.entry.cpu(withoutFiles(feature.options));
   try {
     await cpu.init(format);
     for (const [i, pair] of pairs.entries()) await cpu.extract(pair, i, cpuScores);
@@ -64,7 +73,7 @@ export async function checkKernelSet(gpu: GpuContext, feature: ResolvedFeature, 
   const gpuScores = new FeatureCollector();
   try {
     const entry = (await feature.catalogued.load.gpu!()) as GpuFeatureEntry;
-    const runner = new GpuFrameRunner(gpu, [entry.gpu!(gpuOptions as never)]);
+    const runner = new GpuFrameRunner(gpu, [entry.gpu!(withoutFiles(gpuOptions) as never)]);
     try {
       await runner.init(format, SELF_TEST_FRAMES);
       for (const [i, pair] of pairs.entries()) await runner.submit(pair, i, gpuScores);
