@@ -43,3 +43,22 @@ describe.each(gpu ? (["cpu", "gpu"] as const) : (["cpu"] as const))("scoreBatch 
 test("a concurrency that is not a positive integer is refused", async () => {
   await expect(all(scoreBatch([], { concurrency: 0 }))).rejects.toThrow("batch options: concurrency: expected a positive integer, got 0");
 });
+
+test("jobs from a stream: a finished job comes out while the next one has not arrived", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const job = (i: number): BatchJob => ({ reference, distorted: goldenPath(rungs[i]!.distorted), backend: "cpu", frameCount: 2 });
+  async function* stream(): AsyncGenerator<BatchJob> {
+    yield job(0);
+    yield job(1);
+    await gate; // the third job comes only once both earlier ones are out
+    yield job(2);
+  }
+  const seen: number[] = [];
+  for await (const o of scoreBatch(stream(), { concurrency: 2 })) {
+    seen.push(o.index);
+    expect(o.outcomes[0]!.summary!.frames).toBe(2);
+    if (seen.length === 2) release();
+  }
+  expect(seen).toEqual([0, 1, 2]);
+}, 60_000);

@@ -36,16 +36,34 @@ export async function* scoreBatch(jobs: Iterable<BatchJob> | AsyncIterable<Batch
   const concurrency = options.concurrency ?? DEFAULT_BATCH_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new VqError(`batch options: concurrency: expected a positive integer, got ${concurrency}`);
   const running: Promise<BatchJobOutcome>[] = [];
+  const input = Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : jobs[Symbol.iterator]();
+  let next = Promise.resolve(input.next());
+  let ended = false;
   let index = 0;
-  for await (const job of jobs) {
+  const start = (job: BatchJob) => {
     const started = runJob(job, index, options.events?.(index) ?? {});
+    index++;
     // a job's failure is seen when its turn comes, not as an unhandled rejection before
     started.catch(() => {});
     running.push(started);
-    index++;
-    if (running.length >= concurrency) yield await running.shift()!;
+  };
+  while (!ended || running.length) {
+    if (!ended && running.length < concurrency) {
+      // Room for another job: take it when it comes, unless the oldest job ends first (jobs
+      // may arrive slowly, from a stream: a finished job is not held back waiting for one).
+      const head = running[0];
+      const first = head ? await Promise.race([next.then((r) => ({ r })), head.then(() => undefined)]) : { r: await next };
+      if (first) {
+        if (first.r.done) ended = true;
+        else {
+          start(first.r.value);
+          next = Promise.resolve(input.next());
+        }
+        continue;
+      }
+    }
+    yield await running.shift()!;
   }
-  while (running.length) yield await running.shift()!;
 }
 
 async function runJob(job: BatchJob, index: number, events: ScoreEvents): Promise<BatchJobOutcome> {

@@ -1,0 +1,56 @@
+// Decoding benchmark: does vq keep up with ffmpeg's decoder? Scores an H.264 pair and
+// decodes the same two files with ffmpeg alone, both at once (as vq decodes them: one ffmpeg
+// process per input), and prints vq's rate over the decode-only rate (issue 18 asks >= 0.9).
+//   bun tools/bench-decode.ts [--ffmpeg PATH] [--frames N] [--size WxH] [--dir DIR] [-- extra vq args]
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { benchArgs } from "./bench-args.ts";
+
+const { get, extra } = benchArgs(process.argv.slice(2));
+const ffmpeg = get("--ffmpeg", "ffmpeg");
+const frames = Number(get("--frames", "1200"));
+const size = get("--size", "1920x1080");
+const dir = get("--dir", "") || mkdtempSync(join(tmpdir(), "vq-decode-bench-"));
+mkdirSync(dir, { recursive: true });
+const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
+
+function make(args: string[]): void {
+  const r = spawnSync(ffmpeg, ["-v", "error", "-y", ...args]);
+  if (r.status !== 0) throw new Error(`${ffmpeg} ${args.join(" ")}: ${r.stderr}`);
+}
+const ref = join(dir, `ref-${size}-${frames}.mp4`);
+const dist = join(dir, `dist-${size}-${frames}.mp4`);
+if (!existsSync(ref)) make(["-f", "lavfi", "-i", `testsrc2=s=${size}:r=24:d=${frames / 24}`, "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv420p", ref]);
+if (!existsSync(dist)) make(["-i", ref, "-c:v", "libx264", "-preset", "veryfast", "-crf", "30", dist]);
+
+function timed(cmd: string, args: string[]): Promise<number> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    p.stderr.on("data", (d: Buffer) => (err += d));
+    p.on("close", (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} ${args.join(" ")} (${code}): ${err}`))));
+  });
+}
+// decode-only: both files at once, each to Y4M as vq asks ffmpeg for them, thrown away
+const decode = async () => {
+  const t0 = performance.now();
+  await Promise.all([ref, dist].map((f) => timed(ffmpeg, ["-v", "error", "-nostdin", "-i", f, "-map", "0:v:0", "-f", "yuv4mpegpipe", "-strict", "-1", "-y", "/dev/null"])));
+  return performance.now() - t0;
+};
+const score = () => timed(process.execPath, [cli, "-r", ref, "-d", dist, "--ffmpeg", ffmpeg, "--json", "-o", join(dir, "out.json"), "-q", ...extra]);
+const decodeMs: number[] = [];
+const scoreMs: number[] = [];
+for (let r = 0; r < 3; r++) {
+  decodeMs.push(await decode());
+  scoreMs.push(await score());
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+const d = frames / (median(decodeMs) / 1000);
+const s = frames / (median(scoreMs) / 1000);
+console.log(`${frames} frames of ${size} H.264 (x264 CRF 12 / CRF 30), ${extra.join(" ") || "VMAF v0.6.1"}`);
+console.log(`  ffmpeg decoding both files at once: ${d.toFixed(0)} fps   [${decodeMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s]`);
+console.log(`  vq scoring them: ${s.toFixed(0)} fps   [${scoreMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s]`);
+console.log(`  ratio vq / decode-only: ${(s / d).toFixed(2)}`);
