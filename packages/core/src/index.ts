@@ -16,6 +16,8 @@ export type { ExtractorDefinition, ExtractorFactory, FeatureEntry, FeatureExtrac
 export { aliasOf } from "./catalogue.ts";
 export type { CatalogueEntry, ModelExtractor } from "./catalogue.ts";
 export { FeatureCollector } from "./extraction/feature-collector.ts";
+export { expectedKeys, firstUnfinishedFrame, ResumedCollector, warmUpStart } from "./extraction/resume.ts";
+export type { ExpectedKey } from "./extraction/resume.ts";
 export { POOL_METHODS, poolFeature, poolScores } from "./pooling.ts";
 export type { PoolMethod, PooledScore } from "./pooling.ts";
 export { EXTENDED_POOL_METHODS, POOL_MODES, median, percentile, poolFeatureExtended, pooledEntries, poolScoresExtended } from "./extended-pooling.ts";

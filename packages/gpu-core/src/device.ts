@@ -155,13 +155,23 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
 
 let shared: Promise<GpuContext> | undefined;
 
-/** One device per process, shared by every GPU extractor. */
+/** One device per process, shared by every GPU extractor; once it is lost, the next call acquires a new one. */
 export function sharedGpu(options: AcquireOptions = {}): Promise<GpuContext> {
-  shared ??= acquireGpu(options).catch((e) => {
-    shared = undefined;
-    throw e;
-  });
-  return shared;
+  if (shared) return shared;
+  const acquired = acquireGpu(options).then(
+    (gpu) => {
+      void gpu.lost.then(() => {
+        if (shared === acquired) shared = undefined;
+      });
+      return gpu;
+    },
+    (e) => {
+      shared = undefined;
+      throw e;
+    },
+  );
+  shared = acquired;
+  return acquired;
 }
 
 /** True when `e` means there is no usable adapter (so `--backend auto` may fall back). */

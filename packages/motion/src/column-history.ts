@@ -30,6 +30,11 @@ export class ColumnHistory {
     return this.entries[(this.frames - back) % this.entries.length]!;
   }
 
+  /** Whether the frame `back` frames before the current one is held (an extractor started mid-video has none at first). */
+  holds(back: number): boolean {
+    return back >= 1 && back < this.entries.length && back <= this.frames;
+  }
+
   /** The current entry is filled: it becomes the previous one. */
   advance(): void {
     this.frames++;

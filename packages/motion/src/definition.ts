@@ -32,6 +32,13 @@ export const motionDefinition: ExtractorDefinition<typeof motionOptions.defs> = 
   name: motionEntry.name,
   options: motionOptions,
   temporal: motionEntry.temporal,
+  warmUpFrames(options) {
+    // frame i's SAD score compares it with frame i-d; motion2 of frame N takes the SAD
+    // scores of frames N-(d-1) and N+1, so frame N-(d-1)-d is the first needed; motion3's
+    // moving average takes motion2 of frame N-1 too, one frame more (Motion2And3Writer).
+    const d = motionFrameDistance(options);
+    return 2 * d - 1 + (options.motion_moving_average ? 1 : 0);
+  },
   providedFeatures(options) {
     const n = motionFeatureNames(options);
     return options.debug ? [n.sad, n.motion, n.motion2, n.motion3] : [n.sad, n.motion2, n.motion3];

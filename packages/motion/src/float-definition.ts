@@ -22,6 +22,8 @@ export const floatMotionDefinition: ExtractorDefinition<typeof floatMotionOption
   name: floatMotionEntry.name,
   options: floatMotionOptions,
   temporal: floatMotionEntry.temporal,
+  // frame N's motion2 is the smaller of its score (against frame N-1) and frame N+1's
+  warmUpFrames: (options) => (options.motion_force_zero ? 0 : 1),
   providedFeatures(options) {
     const n = floatMotionFeatureNames(options);
     // libvmaf's first writes: motion2 (frame 0), then motion (debug), then motion3

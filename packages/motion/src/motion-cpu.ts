@@ -46,7 +46,8 @@ export class MotionCpu implements FeatureExtractor<PicturePair> {
       const luma = frame.ref.planes[0]!;
       const cur = history.current();
       cur.narrow = blurColumns(luma.data, luma.stride, luma.width, luma.height, this.bitDepth, cur.columns);
-      if (index >= this.distance) {
+      // started after frame 0 (a warm-up, warmUpFrames): no earlier frame yet, a score that is dropped
+      if (index >= this.distance && history.holds(this.distance)) {
         const prev = history.back(this.distance);
         const sad = motionSad(prev.columns, cur.columns, luma.width, luma.height, this.bitDepth, prev.narrow && cur.narrow);
         score = sadScore(sad, luma.width, luma.height, this.options);

@@ -19,6 +19,7 @@ export class Motion2And3Writer {
   private next = 0;
   /** Processed motion2 of the frame before `next` (motion3's moving average). */
   private previous = 0;
+  private started = false;
   private readonly distance: number;
 
   constructor(
@@ -30,12 +31,15 @@ export class Motion2And3Writer {
 
   /**
    * Both backends' per-frame output: frame `index`'s SAD score (and `motion` under debug),
-   * then the motion2/motion3 values it completes. Index 0 starts a video afresh.
+   * then the motion2/motion3 values it completes. Index 0 starts a video afresh; so does
+   * the first score, at any index (an extractor started mid-video to warm up, whose first
+   * frames' scores are dropped: ExtractorDefinition.warmUpFrames).
    */
   writeScore(collector: FeatureCollector, index: number, score: number): void {
-    if (index === 0) {
-      this.next = 0;
+    if (index === 0 || !this.started) {
+      this.next = index;
       this.previous = 0;
+      this.started = true;
     }
     collector.append(this.names.sad, index, score);
     if (this.options.debug) collector.append(this.names.motion, index, score);

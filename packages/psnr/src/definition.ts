@@ -17,6 +17,8 @@ export const psnrDefinition: ExtractorDefinition<typeof psnrOptions.defs> = {
   name: psnrEntry.name,
   options: psnrOptions,
   temporal: psnrEntry.temporal,
+  // APSNR sums every frame's squared error (per-frame psnr needs no earlier frame)
+  warmUpFrames: (options) => (options.enable_apsnr ? Infinity : 0),
   providedFeatures(options, format) {
     const n = format ? scoredPlanes(options, format) : options.enable_chroma ? 3 : 1;
     const names: string[] = [];

@@ -26,6 +26,8 @@ export interface DistortedInput {
   skipRef: number;
   skipDist: number;
   alignment?: Alignment;
+  /** Opens `reader` again from its start (converted as it is); absent for a VideoReader given by the caller. */
+  reopen?: () => Promise<VideoReader>;
 }
 
 /**
@@ -48,12 +50,12 @@ export async function prepareDistorted(ref: VideoReader, opened: VideoReader, re
       reader = await reopenDist();
       onNote?.(`conform: ${path} converted to the reference's format by ffmpeg -vf ${filters.join(",")}`);
     }
-    if (!options.align) return { reader, filters, skipRef: options.skipRef, skipDist: options.skipDist };
+    if (!options.align) return { reader, filters, skipRef: options.skipRef, skipDist: options.skipDist, reopen: reopenDist };
     if (options.skipRef || options.skipDist) throw new VqError("--align auto finds the frame skips itself: give it without --frame_skip_ref and --frame_skip_dist");
     if (!reopen.reference || !reopenDist) throw new VqError("--align auto reads the inputs' first frames separately, so both must be file paths, not frames");
     const alignment = await findAlignment(reopen.reference, reopenDist, options.align.search);
     onNote?.(alignmentNote(alignment, reader.name));
-    return { reader, filters, skipRef: alignment.skipRef, skipDist: alignment.skipDist, alignment };
+    return { reader, filters, skipRef: alignment.skipRef, skipDist: alignment.skipDist, alignment, reopen: reopenDist };
   } catch (e) {
     await reader.close();
     throw e;

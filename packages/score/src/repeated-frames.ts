@@ -50,6 +50,11 @@ export class RepeatedFrames {
     this.dists = dists.map((d, k) => watched(d, this.distPrints[k]!));
   }
 
+  /** The same inputs opened again and read from their start (a resumed run): watched into the same fingerprints. */
+  rewatch(ref: VideoReader, dists: readonly VideoReader[]): { ref: VideoReader; dists: VideoReader[] } {
+    return { ref: watched(ref, this.refPrints), dists: dists.map((d, k) => watched(d, this.distPrints[k]!)) };
+  }
+
   /** Scored frame numbers (0 = the first frame after the skips) whose distorted frame (input `k`) repeats the previous one while the reference's changes. */
   repeats(k: number, skipRef: number, skipDist: number, frames: number): number[] {
     const dist = this.distPrints[k]!;

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { CompositeBackend, isStreamInput, LIMITS, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type FeatureCollector, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, FeatureCollector, isStreamInput, LIMITS, streamName, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
 import { chooseBackend } from "./backend.ts";
+import { deviceLoss, resumeOnCpu } from "./device-loss.ts";
 import { changesRate, SCALERS } from "./conform.ts";
 import { prepareDistorted } from "./distorted-input.ts";
 import { parseFeatureString, type FeatureRequest } from "./feature-request.ts";
@@ -179,6 +180,27 @@ export function frameTotal(lengths: readonly (number | undefined)[], frameCount?
   return lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), frameCount ?? Infinity) : frameCount;
 }
 
+/** `say`, saying each message once (a run resumed after a lost GPU meets the inputs' ends again). */
+function once(say: ((message: string) => void) | undefined): (message: string) => void {
+  const said = new Set<string>();
+  return (message) => {
+    if (said.has(message)) return;
+    said.add(message);
+    say?.(message);
+  };
+}
+
+/**
+ * Opens an input again from its start for a run resumed after a lost GPU (`lost` says
+ * that), or says why it cannot be: a stream is read once, and a VideoReader given by the
+ * caller cannot be rewound.
+ */
+async function rereadable(source: string | VideoReader, open: (() => Promise<VideoReader>) | undefined, lost: string): Promise<VideoReader> {
+  if (typeof source !== "string" || !open) throw new VqError(`${lost}; ${typeof source === "string" ? source : source.name} was given as frames (a VideoReader) and cannot be re-read; rerun with backend "cpu"`);
+  if (isStreamInput(source)) throw new VqError(`${lost}; ${streamName(source)} is a stream and cannot be re-read; rerun with --backend cpu`);
+  return open();
+}
+
 async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (frame: FrameScores) => void): Promise<ScoreSummary> {
   const r = parseRequest(scoreRequestSchema, request);
   const plan = await planRun(r);
@@ -200,24 +222,45 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
     const expected = expectedFeatures(plan, ref.format);
     const output = new RunOutput(models, expected, r.subsample, r.pool, emit);
     const repeated = new RepeatedFrames(ref, [dist]);
-    const result = await scoreVideos(repeated.ref, repeated.dists[0]!, backend, {
+    const collector = new FeatureCollector();
+    let progress = 0;
+    const options = {
       frameCount: r.frameCount,
       skipRef,
       skipDist,
       strictLength: r.strictLength,
       // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
       featureOrder: backend instanceof CompositeBackend ? [...expected, ...modelScoreKeys(models)] : undefined,
-      onWarning: events.onNote,
-      onFrame: (n, c) => {
-        events.onProgress?.(n, total);
-        output.handOut(c, n, false);
+      onWarning: once(events.onNote),
+      onFrame: (n: number) => {
+        // a run resumed after a lost GPU goes over frames it had scheduled already
+        if (n > progress) events.onProgress?.((progress = n), total);
+        output.handOut(collector, n, false);
       },
-    });
+      collector,
+    };
+    let result: ScoreResult;
+    let backendName = backend.name;
+    try {
+      result = await scoreVideos(repeated.ref, repeated.dists[0]!, backend, options);
+    } catch (e) {
+      const loss = gpuBackend && (await deviceLoss(gpuBackend.gpu, e));
+      if (!loss) throw e;
+      const reopen = async (lost: string): Promise<[VideoReader, VideoReader]> => {
+        const again = [await rereadable(r.reference, openRef, lost), await rereadable(r.distorted, prepared.reopen, lost)] as const;
+        readers.push(...again);
+        const watched = repeated.rewatch(again[0], [again[1]]);
+        return [watched.ref, watched.dists[0]!];
+      };
+      const resumed = await resumeOnCpu(loss, { features, format: ref.format, subsample: r.subsample, threads: r.threads, options, reopen, onNote: events.onNote });
+      result = resumed;
+      backendName = `${backend.name}, then cpu from frame ${resumed.resumedAt} (GPU device lost)`;
+    }
     // A rate raised by conform repeats frames by design.
     const repeats = changesRate(prepared.filters) ? undefined : repeated.warning(0, skipRef, skipDist, result.frames);
     if (repeats) events.onNote?.(repeats);
     return {
-      ...output.summary(result.collector, result.frames, result.format, backend.name),
+      ...output.summary(collector, result.frames, result.format, backendName),
       gpuTimeNs: r.profileGpu && gpuBackend ? Object.fromEntries(gpuBackend.runner.gpuTimeNs) : undefined,
       gpuSpanNs: r.profileGpu && gpuBackend ? gpuBackend.runner.gpuSpanNs : undefined,
       alignment: prepared.alignment,

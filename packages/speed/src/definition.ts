@@ -77,6 +77,7 @@ export const speedTemporalDefinition: ExtractorDefinition<typeof speedTemporalOp
   name: speedTemporalEntry.name,
   options: speedTemporalOptions,
   temporal: speedTemporalEntry.temporal, // compares each frame with the one before
+  warmUpFrames: () => 1,
   providedFeatures(options) {
     return [speedTemporalName(options)];
   },

@@ -16,6 +16,14 @@ export interface ExtractorDefinition<T extends Record<string, OptionDef> = Recor
   providedFeatures(options: OptionValues<T>, format?: PictureFormat): string[];
   /** Uses previous frames (motion) or accumulates across the run (flush writes something). */
   readonly temporal: boolean;
+  /**
+   * Temporal extractors: how many frames before frame N an extractor started afresh must
+   * see for every output it writes for frames N on (and its flush) to be those of a run
+   * from frame 0 (resuming after a lost GPU; a run in chunks). Absent: 0, each frame's
+   * outputs depend on that frame only. Infinity: only a run from frame 0 gives them (an
+   * aggregate over the whole run).
+   */
+  warmUpFrames?(options: OptionValues<T>): number;
   /** Rejects a picture format the extractor cannot score, with a clear message. */
   checkFormat?(options: OptionValues<T>, format: PictureFormat): void;
 }

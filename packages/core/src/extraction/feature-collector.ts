@@ -24,6 +24,14 @@ export class FeatureCollector {
     if (!this.features.has(name)) this.features.set(name, new Map());
   }
 
+  /**
+   * Drops every score of frames `from` on, keeping each feature's place in the order: what
+   * a run that stopped mid-way wrote for frames it had not finished (resuming elsewhere).
+   */
+  discardFrom(from: number): void {
+    for (const scores of this.features.values()) for (const i of scores.keys()) if (i >= from) scores.delete(i);
+  }
+
   setAggregate(name: string, value: number): void {
     this.aggregates.set(name, value);
   }

@@ -69,6 +69,10 @@ export interface ScoreOptions {
   onWarning?: (message: string) => void;
   /** Different lengths (after the skips, within frameCount) are an error instead (--strict-length). */
   strictLength?: boolean;
+  /** The first frame to score (after the skips; the frames before are read and dropped): a run resumed mid-way. */
+  firstFrame?: number;
+  /** Where the scores go (a run's own collector, kept when it fails); by default a new one. */
+  collector?: FeatureCollector;
 }
 
 /** The error of --strict-length for inputs of different lengths. */
@@ -126,19 +130,21 @@ export async function scoreVideos(ref: VideoReader, dist: VideoReader, backend: 
 
 async function scorePair(ref: VideoReader, dist: VideoReader, backend: ExtractionBackend, options: ScoreOptions): Promise<ScoreResult> {
   checkCompatible(ref, dist);
-  const collector = new FeatureCollector();
+  const collector = options.collector ?? new FeatureCollector();
+  const first = options.firstFrame ?? 0;
   for (const name of options.featureOrder ?? []) collector.reserve(name);
   const refFile = ref.frameFile;
   const distFile = dist.frameFile;
   if (backend.extractFromFiles && refFile && distFile) return scoreFrameFiles(ref.format, refFile, distFile, backend, collector, options);
-  await skipFrames(ref, options.skipRef ?? 0);
-  await skipFrames(dist, options.skipDist ?? 0);
-  let index = 0;
+  await skipFrames(ref, (options.skipRef ?? 0) + first);
+  await skipFrames(dist, (options.skipDist ?? 0) + first);
+  let index = first;
   let failed = true;
   try {
     // Inside the try: a backend that fails to start (a worker refusing its options) still
     // closes, so no worker thread keeps the process alive.
-    await backend.init(ref.format, framesToCome(ref, dist, options));
+    const toCome = framesToCome(ref, dist, options);
+    await backend.init(ref.format, toCome === undefined ? undefined : Math.max(0, toCome - first));
     for (;;) {
       if (options.frameCount !== undefined && index >= options.frameCount) break;
       const [r, d] = await Promise.all([ref.read(), dist.read()]);
@@ -187,14 +193,15 @@ async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: Fram
   const distFrames = dist.frameCount - skipDist;
   const frames = Math.min(refFrames, distFrames, options.frameCount ?? Infinity);
   if (frames === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
+  const first = Math.min(options.firstFrame ?? 0, frames);
   if (refFrames !== distFrames && (options.frameCount ?? Infinity) > frames) {
     const [ended, other] = refFrames < distFrames ? [ref.name, dist.name] : [dist.name, ref.name];
     differentLengths(ended, other, frames, options);
   }
   let failed = true;
   try {
-    await backend.init(format, frames);
-    for (let index = 0; index < frames; index++) {
+    await backend.init(format, frames - first);
+    for (let index = first; index < frames; index++) {
       await backend.extractFromFiles!({ file: ref, index: skipRef + index }, { file: dist, index: skipDist + index }, index, collector);
       options.onFrame?.(index + 1, collector);
     }
