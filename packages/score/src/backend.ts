@@ -102,15 +102,16 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
  * chooseBackend for a ladder of `lanes` distorted inputs: on the GPU one runner for every
  * lane (the reference uploaded once per frame), on the CPU one backend per lane.
  */
-export async function chooseLadderBackend(kind: Backend, features: readonly ResolvedFeature[], lanes: number, options: BackendOptions = {}): Promise<{ backend: LadderBackend; notes: string[] }> {
+export async function chooseLadderBackend(kind: Backend, features: readonly ResolvedFeature[], lanes: number, options: BackendOptions = {}): Promise<{ backend: LadderBackend; notes: string[]; gpu?: GpuContext }> {
   const { subsample = 1, threads = 1, acquire = () => sharedGpu() } = options;
   const { gpu, onGpu, onCpu, notes } = await place(kind, features, acquire, options.selfTest);
   const backends: LadderBackend[] = [];
   const entries = await gpuEntries(onGpu);
   const each = <T>(make: () => T) => Array.from({ length: lanes }, make);
-  if (gpu && onGpu.length) backends.push(new GpuLadderBackend(gpu, each(() => entries.map((e, i) => e.gpu!(onGpu[i]!.options))), { subsample }));
+  const onDevice = gpu && onGpu.length ? gpu : undefined;
+  if (onDevice) backends.push(new GpuLadderBackend(onDevice, each(() => entries.map((e, i) => e.gpu!(onGpu[i]!.options))), { subsample }));
   // --threads is the whole run's: shared out among the lanes.
   if (onCpu.length) backends.push(new PerLaneBackend(each(() => cpuBackend(onCpu, subsample, Math.ceil(threads / lanes)))));
   if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
-  return { backend: backends.length === 1 ? backends[0]! : new CompositeLadderBackend(backends), notes };
+  return { backend: backends.length === 1 ? backends[0]! : new CompositeLadderBackend(backends), notes, gpu: onDevice };
 }

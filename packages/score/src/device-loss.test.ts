@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -6,6 +7,7 @@ import { memoryReader, VqError, Y4mReader } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { sharedGpu } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
+import { scoreLadder } from "./ladder.ts";
 import { score, type FrameScores, type ScoreRequest } from "./score.ts";
 
 const gpu = await gpuForTests();
@@ -81,7 +83,7 @@ describe.skipIf(!gpu)("a GPU device lost mid-run: the run goes on on the CPU, it
   }, 120_000);
 
   test("GPU and CPU features together (a temporal CPU-only one, APSNR over the whole run): the same as a clean run", async () => {
-    const request = { ...long, features: ["float_motion", "psnr=enable_apsnr=true"] } satisfies ScoreRequest;
+    const request = { ...long, features: ["float_motion", "psnr=enable_apsnr=true"], threads: 2 } satisfies ScoreRequest;
     // a clean run on both: only one that mixes them fixes the order of features to the extractors'
     const clean = await outcome({ ...request, backend: "gpu" });
     const lost = await outcome({ ...request, backend: "gpu" }, 26);
@@ -114,5 +116,29 @@ describe.skipIf(!gpu)("a GPU device lost mid-run: the run goes on on the CPU, it
     const err = await outcome(request, 3).catch((e) => e);
     expect(err).toBeInstanceOf(VqError);
     expect(err.message).toMatch(/^GPU device lost \(destroyed[^)]*\) at frame \d+; ref was given as frames \(a VideoReader\) and cannot be re-read; rerun with backend "cpu"$/);
+  }, 120_000);
+  test("a stream cannot be read again: a clear error naming the frame and the stream", async () => {
+    const fifo = join(dir, "ref-fifo");
+    execFileSync("mkfifo", [fifo]);
+    const writer = spawn("sh", ["-c", 'cat "$1" > "$2"', "sh", inputs.reference, fifo], { stdio: "ignore" });
+    try {
+      const err = await outcome({ reference: fifo, distorted: inputs.distorted, backend: "gpu", noPrediction: true, features: ["psnr"] }, 3).catch((e) => e);
+      expect(err).toBeInstanceOf(VqError);
+      expect(err.message).toBe(`GPU device lost (destroyed) at frame ${/at frame (\d+)/.exec(err.message)?.[1]}; ${fifo} is a stream and cannot be re-read; rerun with --backend cpu`);
+    } finally {
+      writer.kill();
+    }
+  }, 120_000);
+});
+
+
+describe.skipIf(!gpu)("a GPU device lost in a ladder run", () => {
+  test("is an error that says so (a ladder does not go on on the CPU)", async () => {
+    const device = (await sharedGpu()).device;
+    const distorted = [inputs.distorted, goldenPath(goldenPairs().find((p) => p.pair === "nat_576x324.x264crf45")!.distorted)];
+    const ladder = scoreLadder({ reference: inputs.reference, distorted, backend: "gpu", features: ["psnr"], noPrediction: true }, { onProgress: (n) => n === 3 && device.destroy() });
+    const err = await ladder.result.catch((e) => e);
+    expect(err).toBeInstanceOf(VqError);
+    expect(err.message).toMatch(/^GPU device lost \(destroyed[^)]*\) during a ladder run, which does not continue on the CPU; rerun with --backend cpu$/);
   }, 120_000);
 });

@@ -22,10 +22,10 @@ export async function deviceLoss(gpu: GpuContext, error: unknown): Promise<GPUDe
   }
 }
 
-/** "destroyed", or the reason and the driver's message, on one line. */
+/** "destroyed" (by vq or its caller), or the reason and the driver's message, on one line. */
 export function describeLoss(info: GPUDeviceLostInfo): string {
   const message = info.message?.replace(/\s+/g, " ").trim();
-  return message ? `${info.reason}: ${message}` : info.reason;
+  return message && info.reason !== "destroyed" ? `${info.reason}: ${message}` : info.reason;
 }
 
 export interface StoppedRun {

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { CompositeLadderBackend, scoreLadder as scoreLadderVideos, VqError, type VideoReader } from "@vq/core";
 import { modelScoreKeys } from "@vq/model";
+import type { GpuContext } from "@vq/gpu-core";
 import { chooseLadderBackend } from "./backend.ts";
+import { deviceLoss, describeLoss } from "./device-loss.ts";
 import { changesRate } from "./conform.ts";
 import { prepareDistorted } from "./distorted-input.ts";
 import { FrameQueue } from "./frame-queue.ts";
@@ -75,7 +77,7 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
       if (o.status === "rejected") outcomes[i] = { distorted: r.distorted[i]!, error: asVqError(o.reason, r.distorted[i]!) };
     });
     if (lanes.length) {
-      const { backend, notes } = await chooseLadderBackend(r.backend, plan.features, lanes.length, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
+      const { backend, notes, gpu } = await chooseLadderBackend(r.backend, plan.features, lanes.length, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
       for (const n of notes) events.onNote?.(n);
       const refLength = ref.frameCount === undefined ? undefined : ref.frameCount - r.skipRef;
       const distLengths = lanes.map(({ reader }) => (reader.frameCount === undefined ? undefined : reader.frameCount - r.skipDist));
@@ -84,24 +86,26 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
       const expected = expectedFeatures(plan, ref.format);
       const outputs = lanes.map(({ lane }) => new RunOutput(plan.models, expected, r.subsample, r.pool, (f) => queues[lane]!.push(f)));
       const repeated = new RepeatedFrames(ref, lanes.map((l) => l.reader));
-      const result = await scoreLadderVideos(
-        repeated.ref,
-        repeated.dists,
-        backend,
-        {
-          frameCount: r.frameCount,
-          skipRef: r.skipRef,
-          skipDist: r.skipDist,
-          strictLength: r.strictLength,
-          // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
-          featureOrder: backend instanceof CompositeLadderBackend ? [...expected, ...modelScoreKeys(plan.models)] : undefined,
-          onWarning: (_, m) => events.onNote?.(m),
-          onFrame: (n, collectors) => {
-            events.onProgress?.(n, total);
-            // A lane that has ended or failed has no complete frame past its end: it hands out nothing more.
-            collectors.forEach((c, k) => outputs[k]!.handOut(c, n, false));
+      const result = await ladderOnGpu(gpu, () =>
+        scoreLadderVideos(
+          repeated.ref,
+          repeated.dists,
+          backend,
+          {
+            frameCount: r.frameCount,
+            skipRef: r.skipRef,
+            skipDist: r.skipDist,
+            strictLength: r.strictLength,
+            // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
+            featureOrder: backend instanceof CompositeLadderBackend ? [...expected, ...modelScoreKeys(plan.models)] : undefined,
+            onWarning: (_, m) => events.onNote?.(m),
+            onFrame: (n, collectors) => {
+              events.onProgress?.(n, total);
+              // A lane that has ended or failed has no complete frame past its end: it hands out nothing more.
+              collectors.forEach((c, k) => outputs[k]!.handOut(c, n, false));
+            },
           },
-        },
+        ),
       );
       result.lanes.forEach((l, k) => {
         const distorted = r.distorted[lanes[k]!.lane]!;
@@ -123,6 +127,20 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
     return outcomes;
   } finally {
     for (const reader of readers) await reader.close();
+  }
+}
+
+/**
+ * A ladder whose GPU device is lost fails with a VqError that says so: unlike a single
+ * pair's run (device-loss.ts), it does not go on on the CPU. ADR 0034.
+ */
+async function ladderOnGpu<T>(gpu: GpuContext | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const loss = gpu && (await deviceLoss(gpu, e));
+    if (!loss) throw e;
+    throw new VqError(`GPU device lost (${describeLoss(loss)}) during a ladder run, which does not continue on the CPU; rerun with --backend cpu`, { cause: e });
   }
 }
 
