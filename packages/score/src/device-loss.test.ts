@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -11,6 +11,7 @@ import { scoreLadder } from "./ladder.ts";
 import { score, type FrameScores, type ScoreRequest } from "./score.ts";
 
 const gpu = await gpuForTests();
+const ffmpegInstalled = spawnSync("ffmpeg", ["-version"]).status === 0;
 const pair = goldenPairs().find((p) => p.pair === "nat_576x324.x264crf30")!;
 const inputs = { reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted) };
 
@@ -100,6 +101,17 @@ describe.skipIf(!gpu)("a GPU device lost mid-run: the run goes on on the CPU, it
     const clean = await outcome({ ...request, backend: "cpu" });
     const lost = await outcome({ ...request, backend: "gpu" }, 11);
     expect(lost.notes.filter((n) => LOST.test(n))).toHaveLength(1);
+    expect(lost.written).toEqual(clean.written);
+  }, 120_000);
+
+  test.skipIf(!ffmpegInstalled)("an input ffmpeg decodes is decoded again up to where the GPU stopped: the same as a clean run", async () => {
+    const mkv = join(dir, "dist.mkv");
+    execFileSync("ffmpeg", ["-v", "error", "-i", long.distorted, "-c:v", "ffv1", mkv]);
+    const request = { reference: long.reference, distorted: mkv, features: ["psnr"] } satisfies ScoreRequest;
+    const clean = await outcome({ ...request, backend: "gpu" });
+    const lost = await outcome({ ...request, backend: "gpu" }, 26);
+    expect(lost.notes).toHaveLength(1);
+    expect(Number(LOST.exec(lost.notes[0]!)![1])).toBeGreaterThanOrEqual(8);
     expect(lost.written).toEqual(clean.written);
   }, 120_000);
 

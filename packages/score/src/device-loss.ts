@@ -11,8 +11,9 @@ const LOSS_REPORT_MS = 1000;
 
 /** The loss of `gpu`'s device, when that is what ended a run with `error`; undefined for any other failure. */
 export async function deviceLoss(gpu: GpuContext, error: unknown): Promise<GPUDeviceLostInfo | undefined> {
-  // The GPU code's own errors (GpuContext.assertHealthy, the frame runner); an input's error is the input's.
-  if (!(error instanceof VqError) || !/^GPU /.test(error.message)) return undefined;
+  // Only the GPU code's own errors (GpuContext.assertHealthy, the frame runner) wait for the
+  // report; any other (an input's, a Dawn call's) counts when the loss is known already.
+  if (!(error instanceof VqError) || !/^GPU /.test(error.message)) return Promise.race([gpu.lost, undefined]);
   let timer: Parameters<typeof clearTimeout>[0];
   const notLost = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, LOSS_REPORT_MS)));
   try {
