@@ -7,7 +7,7 @@ import { memoryReader, VqError, Y4mReader } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { sharedGpu } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
-import { scoreLadder } from "./ladder.ts";
+import { scoreLadder, type LadderRequest } from "./ladder.ts";
 import { score, type FrameScores, type ScoreRequest } from "./score.ts";
 
 const gpu = await gpuForTests();
@@ -145,12 +145,34 @@ describe.skipIf(!gpu)("a GPU device lost mid-run: the run goes on on the CPU, it
 
 
 describe.skipIf(!gpu)("a GPU device lost in a ladder run", () => {
-  test("is an error that says so (a ladder does not go on on the CPU)", async () => {
+  /** Each rendition's frames handed out and summary (as outcome() for one run), and the notes. */
+  async function ladderOutcome(request: LadderRequest, lossAt?: number) {
+    const notes: string[] = [];
     const device = (await sharedGpu()).device;
-    const distorted = [inputs.distorted, goldenPath(goldenPairs().find((p) => p.pair === "nat_576x324.x264crf45")!.distorted)];
-    const ladder = scoreLadder({ reference: inputs.reference, distorted, backend: "gpu", features: ["psnr"], noPrediction: true }, { onProgress: (n) => n === 3 && device.destroy() });
-    const err = await ladder.result.catch((e) => e);
-    expect(err).toBeInstanceOf(VqError);
-    expect(err.message).toMatch(/^GPU device lost \(destroyed[^)]*\) during a ladder run, which does not continue on the CPU; rerun with --backend cpu$/);
-  }, 120_000);
+    const ladder = scoreLadder(request, { onNote: (m) => notes.push(m), onProgress: (n) => n === lossAt && device.destroy() });
+    const lanes = await Promise.all(
+      ladder.runs.map(async (run) => {
+        const frames: FrameScores[] = [];
+        for await (const f of run) frames.push(f);
+        const s = await run.result;
+        const perFrame = Array.from({ length: s.frames }, (_, i) => s.collector.frame(i));
+        return { frames, perFrame, names: s.collector.names(), pooled: s.pooled, aggregate: s.aggregate, count: s.frames };
+      }),
+    );
+    return { notes, lanes, backends: (await ladder.result).map((o) => o.summary?.backend) };
+  }
+
+  test("goes on on the CPU: every rendition's output that of a clean run, a rendition that ended early included", async () => {
+    const shorter = goldenPath(goldenPairs().find((p) => p.pair === "nat_576x324.x264crf45")!.distorted); // 24 frames of 48
+    const request = { reference: long.reference, distorted: [long.distorted, shorter], backend: "gpu", features: ["float_motion"] } satisfies LadderRequest;
+    const clean = await ladderOutcome(request);
+    const lost = await ladderOutcome(request, 30);
+    const note = lost.notes.find((n) => LOST.test(n));
+    expect(Number(LOST.exec(note ?? "")?.[1])).toBeGreaterThanOrEqual(8); // frames 0-7 were done (see `long`)
+    expect(lost.notes.filter((n) => n !== note)).toEqual(clean.notes); // the shorter rendition's warning once
+    expect(clean.notes.some((n) => n.includes("ended before"))).toBe(true);
+    expect(lost.lanes).toEqual(clean.lanes);
+    expect(lost.lanes[1]!.count).toBe(24);
+    expect(lost.backends[0]).toMatch(/^gpu\+cpu, then cpu from frame \d+ \(GPU device lost\)$/);
+  }, 180_000);
 });

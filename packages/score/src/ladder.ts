@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { CompositeLadderBackend, scoreLadder as scoreLadderVideos, VqError, type VideoReader } from "@vq/core";
+import { CompositeLadderBackend, FeatureCollector, scoreLadder as scoreLadderVideos, VqError, type LadderResult, type VideoReader } from "@vq/core";
 import { modelScoreKeys } from "@vq/model";
-import type { GpuContext } from "@vq/gpu-core";
 import { chooseLadderBackend } from "./backend.ts";
-import { deviceLoss, describeLoss } from "./device-loss.ts";
+import { deviceLoss, rereadable, resumeLadderOnCpu, sayOnce } from "./device-loss.ts";
 import { changesRate } from "./conform.ts";
 import { prepareDistorted } from "./distorted-input.ts";
 import { FrameQueue } from "./frame-queue.ts";
@@ -70,7 +69,7 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
     const prepare = async (d: string | VideoReader) => prepareDistorted(ref, await open(d), { distorted: typeof d === "string" ? () => open(d) : undefined }, { conform, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) }, events.onNote);
     const opened = await Promise.allSettled(r.distorted.map(prepare));
     for (const o of opened) if (o.status === "fulfilled") readers.push(o.value.reader);
-    const lanes = opened.flatMap((o, i) => (o.status === "fulfilled" ? [{ lane: i, reader: o.value.reader, filters: o.value.filters }] : []));
+    const lanes = opened.flatMap((o, i) => (o.status === "fulfilled" ? [{ lane: i, reader: o.value.reader, filters: o.value.filters, reopen: o.value.reopen }] : []));
     for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const outcomes = new Array<LadderOutcome>(r.distorted.length);
     opened.forEach((o, i) => {
@@ -86,27 +85,47 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
       const expected = expectedFeatures(plan, ref.format);
       const outputs = lanes.map(({ lane }) => new RunOutput(plan.models, expected, r.subsample, r.pool, (f) => queues[lane]!.push(f)));
       const repeated = new RepeatedFrames(ref, lanes.map((l) => l.reader));
-      const result = await ladderOnGpu(gpu, () =>
-        scoreLadderVideos(
-          repeated.ref,
-          repeated.dists,
-          backend,
-          {
-            frameCount: r.frameCount,
-            skipRef: r.skipRef,
-            skipDist: r.skipDist,
-            strictLength: r.strictLength,
-            // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
-            featureOrder: backend instanceof CompositeLadderBackend ? [...expected, ...modelScoreKeys(plan.models)] : undefined,
-            onWarning: (_, m) => events.onNote?.(m),
-            onFrame: (n, collectors) => {
-              events.onProgress?.(n, total);
-              // A lane that has ended or failed has no complete frame past its end: it hands out nothing more.
-              collectors.forEach((c, k) => outputs[k]!.handOut(c, n, false));
-            },
-          },
-        ),
-      );
+      const collectors = lanes.map(() => new FeatureCollector());
+      let progress = 0;
+      const say = sayOnce(events.onNote);
+      const options = {
+        frameCount: r.frameCount,
+        skipRef: r.skipRef,
+        skipDist: r.skipDist,
+        strictLength: r.strictLength,
+        // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
+        featureOrder: backend instanceof CompositeLadderBackend ? [...expected, ...modelScoreKeys(plan.models)] : undefined,
+        onWarning: (_: number, m: string) => say(m),
+        onFrame: (n: number) => {
+          // a run resumed after a lost GPU goes over frames it had scheduled already
+          if (n > progress) events.onProgress?.((progress = n), total);
+          // A lane that has ended or failed has no complete frame past its end: it hands out nothing more.
+          collectors.forEach((c, k) => outputs[k]!.handOut(c, n, false));
+        },
+        collectors,
+      };
+      let result: LadderResult;
+      let backendName = backend.name;
+      try {
+        result = await scoreLadderVideos(repeated.ref, repeated.dists, backend, options);
+      } catch (e) {
+        const loss = gpu && (await deviceLoss(gpu, e));
+        if (!loss) throw e;
+        const reopen = async (lost: string): Promise<[VideoReader, VideoReader[]]> => {
+          const again = await rereadable(r.reference, typeof r.reference === "string" ? () => openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg }) : undefined, lost);
+          readers.push(again);
+          const dists: VideoReader[] = [];
+          for (const l of lanes) {
+            dists.push(await rereadable(r.distorted[l.lane]!, l.reopen, lost));
+            readers.push(dists.at(-1)!);
+          }
+          const watched = repeated.rewatch(again, dists);
+          return [watched.ref, watched.dists];
+        };
+        const resumed = await resumeLadderOnCpu(loss, { features: plan.features, format: ref.format, subsample: r.subsample, threads: r.threads, options, reopen, onNote: events.onNote });
+        result = resumed;
+        backendName = `${backend.name}, then cpu from frame ${resumed.resumedAt} (GPU device lost)`;
+      }
       result.lanes.forEach((l, k) => {
         const distorted = r.distorted[lanes[k]!.lane]!;
         let outcome: LadderOutcome;
@@ -116,7 +135,7 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
           const repeats = changesRate(lanes[k]!.filters) ? undefined : repeated.warning(k, r.skipRef, r.skipDist, l.frames);
           if (repeats) events.onNote?.(repeats);
           try {
-            outcome = { distorted, summary: outputs[k]!.summary(l.collector, l.frames, result.format, backend.name) };
+            outcome = { distorted, summary: outputs[k]!.summary(l.collector, l.frames, result.format, backendName) };
           } catch (e) {
             outcome = { distorted, error: asVqError(e, distorted) };
           }
@@ -127,20 +146,6 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
     return outcomes;
   } finally {
     for (const reader of readers) await reader.close();
-  }
-}
-
-/**
- * A ladder whose GPU device is lost fails with a VqError that says so: unlike a single
- * pair's run (device-loss.ts), it does not go on on the CPU. ADR 0034.
- */
-async function ladderOnGpu<T>(gpu: GpuContext | undefined, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    const loss = gpu && (await deviceLoss(gpu, e));
-    if (!loss) throw e;
-    throw new VqError(`GPU device lost (${describeLoss(loss)}) during a ladder run, which does not continue on the CPU; rerun with --backend cpu`, { cause: e });
   }
 }
 

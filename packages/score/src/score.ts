@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { CompositeBackend, FeatureCollector, isStreamInput, LIMITS, streamName, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, FeatureCollector, isStreamInput, LIMITS, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
 import { chooseBackend } from "./backend.ts";
-import { deviceLoss, resumeOnCpu } from "./device-loss.ts";
+import { deviceLoss, rereadable, resumeOnCpu, sayOnce } from "./device-loss.ts";
 import { changesRate, SCALERS } from "./conform.ts";
 import { prepareDistorted } from "./distorted-input.ts";
 import { parseFeatureString, type FeatureRequest } from "./feature-request.ts";
@@ -180,27 +180,6 @@ export function frameTotal(lengths: readonly (number | undefined)[], frameCount?
   return lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), frameCount ?? Infinity) : frameCount;
 }
 
-/** `say`, saying each message once (a run resumed after a lost GPU meets the inputs' ends again). */
-function once(say: ((message: string) => void) | undefined): (message: string) => void {
-  const said = new Set<string>();
-  return (message) => {
-    if (said.has(message)) return;
-    said.add(message);
-    say?.(message);
-  };
-}
-
-/**
- * Opens an input again from its start for a run resumed after a lost GPU (`lost` says
- * that), or says why it cannot be: a stream is read once, and a VideoReader given by the
- * caller cannot be rewound.
- */
-async function rereadable(source: string | VideoReader, open: (() => Promise<VideoReader>) | undefined, lost: string): Promise<VideoReader> {
-  if (typeof source !== "string" || !open) throw new VqError(`${lost}; ${typeof source === "string" ? source : source.name} was given as frames (a VideoReader) and cannot be re-read; rerun with backend "cpu"`);
-  if (isStreamInput(source)) throw new VqError(`${lost}; ${streamName(source)} is a stream and cannot be re-read; rerun with --backend cpu`);
-  return open();
-}
-
 async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (frame: FrameScores) => void): Promise<ScoreSummary> {
   const r = parseRequest(scoreRequestSchema, request);
   const plan = await planRun(r);
@@ -231,7 +210,7 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
       strictLength: r.strictLength,
       // Only when backends finish at different times: otherwise features keep libvmaf's first-written order.
       featureOrder: backend instanceof CompositeBackend ? [...expected, ...modelScoreKeys(models)] : undefined,
-      onWarning: once(events.onNote),
+      onWarning: sayOnce(events.onNote),
       onFrame: (n: number) => {
         // a run resumed after a lost GPU goes over frames it had scheduled already
         if (n > progress) events.onProgress?.((progress = n), total);

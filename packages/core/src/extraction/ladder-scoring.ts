@@ -95,6 +95,10 @@ export interface LadderOptions {
   onWarning?: (lane: number, message: string) => void;
   /** A lane of another length than the reference fails instead (--strict-length). */
   strictLength?: boolean;
+  /** The first frame to score (after the skips; the frames before are read and dropped): a run resumed mid-way. */
+  firstFrame?: number;
+  /** Where each lane's scores go (a run's own collectors, kept when it fails); by default new ones. */
+  collectors?: readonly FeatureCollector[];
 }
 
 /** One distorted input's outcome: its scores, or why it failed (the other lanes go on). */
@@ -115,10 +119,11 @@ export interface LadderResult {
  * reference, or fails to read, fails its lane only; a reference that fails fails all.
  */
 export async function scoreLadder(ref: VideoReader, dists: readonly VideoReader[], backend: LadderBackend, options: LadderOptions = {}): Promise<LadderResult> {
-  const lanes: (LadderLane & { live: boolean })[] = dists.map(() => {
-    const collector = new FeatureCollector();
+  const first = options.firstFrame ?? 0;
+  const lanes: (LadderLane & { live: boolean })[] = dists.map((_, lane) => {
+    const collector = options.collectors?.[lane] ?? new FeatureCollector();
     for (const name of options.featureOrder ?? []) collector.reserve(name);
-    return { collector, frames: 0, live: true };
+    return { collector, frames: first, live: true };
   });
   const fail = (lane: number, e: unknown) => {
     const l = lanes[lane]!;
@@ -128,14 +133,14 @@ export async function scoreLadder(ref: VideoReader, dists: readonly VideoReader[
   for (const [lane, dist] of dists.entries()) {
     try {
       checkCompatible(ref, dist);
-      await skipFrames(dist, options.skipDist ?? 0);
+      await skipFrames(dist, (options.skipDist ?? 0) + first);
     } catch (e) {
       fail(lane, e);
     }
   }
-  await skipFrames(ref, options.skipRef ?? 0);
+  await skipFrames(ref, (options.skipRef ?? 0) + first);
   const collectors = lanes.map((l) => l.collector);
-  let index = 0;
+  let index = first;
   let failed = true;
   try {
     try {
@@ -143,7 +148,7 @@ export async function scoreLadder(ref: VideoReader, dists: readonly VideoReader[
     } catch (e) {
       throw asAllocationError(e, `${ref.name} (${describeFormat(ref.format)})`);
     }
-    for (const [lane, l] of lanes.entries()) if (!l.live) backend.endLane(lane, 0);
+    for (const [lane, l] of lanes.entries()) if (!l.live) backend.endLane(lane, first);
     while (lanes.some((l) => l.live) && (options.frameCount === undefined || index < options.frameCount)) {
       const [r, ...read] = await Promise.allSettled([ref.read(), ...dists.map((d, lane) => (lanes[lane]!.live ? d.read() : Promise.resolve(null)))]);
       if (r.status === "rejected") {
