@@ -226,9 +226,10 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
       const loss = gpuBackend && (await deviceLoss(gpuBackend.gpu, e));
       if (!loss) throw e;
       const reopen = async (lost: string): Promise<[VideoReader, VideoReader]> => {
-        const again = [await rereadable(r.reference, openRef, lost), await rereadable(r.distorted, prepared.reopen, lost)] as const;
-        readers.push(...again);
-        const watched = repeated.rewatch(again[0], [again[1]]);
+        // each into `readers` once open, so that a failure to open the other closes it
+        readers.push(await rereadable(r.reference, openRef, lost));
+        readers.push(await rereadable(r.distorted, prepared.reopen, lost));
+        const watched = repeated.rewatch(readers.at(-2)!, [readers.at(-1)!]);
         return [watched.ref, watched.dists[0]!];
       };
       const resumed = await resumeOnCpu(loss, { features, format: ref.format, subsample: r.subsample, threads: r.threads, options, reopen, onNote: events.onNote });
