@@ -61,7 +61,8 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
   const plan = await planRun(r);
   const readers: VideoReader[] = [];
   try {
-    const ref = await openInput(r.reference, r.raw, decoding(r));
+    const openRef = () => openInput(r.reference, r.raw, decoding(r));
+    const ref = await openRef();
     readers.push(ref);
     // A distorted input that cannot be opened, or does not match the reference (unless conformed), fails alone.
     const conform = r.conform ? { scaler: r.scaler } : undefined;
@@ -112,7 +113,7 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
         const loss = gpu && (await deviceLoss(gpu, e));
         if (!loss) throw e;
         const reopen = async (lost: string): Promise<[VideoReader, VideoReader[]]> => {
-          const again = await rereadable(r.reference, typeof r.reference === "string" ? () => openInput(r.reference, r.raw, { ffmpeg: r.ffmpeg }) : undefined, lost);
+          const again = await rereadable(r.reference, openRef, lost);
           readers.push(again);
           const dists: VideoReader[] = [];
           for (const l of lanes) {
