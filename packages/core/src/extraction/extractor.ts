@@ -19,9 +19,9 @@ export interface ExtractorDefinition<T extends Record<string, OptionDef> = Recor
   /**
    * Temporal extractors: how many frames before frame N an extractor started afresh must
    * see for every output it writes for frames N on (and its flush) to be those of a run
-   * from frame 0 (resuming after a lost GPU; a run in chunks). Absent: 0, each frame's
-   * outputs depend on that frame only. Infinity: only a run from frame 0 gives them (an
-   * aggregate over the whole run).
+   * from frame 0 (resuming after a lost GPU; a run in chunks). Infinity: only a run from
+   * frame 0 gives them (an aggregate over the whole run). Absent: 0 for an extractor that
+   * is not temporal (each frame's outputs depend on that frame only), Infinity for one that is.
    */
   warmUpFrames?(options: OptionValues<T>): number;
   /** Rejects a picture format the extractor cannot score, with a clear message. */

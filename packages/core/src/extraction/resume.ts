@@ -33,7 +33,7 @@ export function firstUnfinishedFrame(collector: FeatureCollector, keys: readonly
  * started afresh to write what a run from frame 0 writes (ExtractorDefinition.warmUpFrames).
  */
 export function warmUpStart(from: number, extractors: readonly { definition: ExtractorDefinition<any>; options: OptionValues<any> }[]): number {
-  const warmUp = Math.max(0, ...extractors.map(({ definition, options }) => definition.warmUpFrames?.(options) ?? 0));
+  const warmUp = Math.max(0, ...extractors.map(({ definition, options }) => definition.warmUpFrames?.(options) ?? (definition.temporal ? Infinity : 0)));
   return Math.max(0, from - warmUp);
 }
 
