@@ -57,6 +57,9 @@ function formatOf(name: string, index: number, frame: VideoFrameLike): { format:
     throw new VqError(`${name}: frame ${index} ${what}; vq scores YUV frames: ${Object.keys(FORMATS).join(", ")} (draw RGB content through a YUV encoder or convert it first)`);
   }
   const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
+  if (!Number.isInteger(rect.width) || !Number.isInteger(rect.height) || rect.width < 1 || rect.height < 1) {
+    throw new VqError(`${name}: frame ${index}: invalid picture size ${String(rect.width)}x${String(rect.height)} (visible rect or coded size)`);
+  }
   checkPictureSize(`${name}: frame ${index}`, rect.width, rect.height);
   return { format: { width: rect.width, height: rect.height, bitDepth: known.bitDepth, pixelFormat: known.pixelFormat }, source: frame.format!, planes: known.planes };
 }
@@ -70,7 +73,16 @@ export async function videoFrameReader(name: string, frames: AsyncIterable<Video
   const iterator = Symbol.asyncIterator in frames ? frames[Symbol.asyncIterator]() : (frames as Iterable<VideoFrameLike>)[Symbol.iterator]();
   const first = await iterator.next();
   if (first.done) throw new VqError(`${name}: no frames`);
-  const { format, source, planes: planeCount } = formatOf(name, 0, first.value);
+  let described: ReturnType<typeof formatOf>;
+  try {
+    described = formatOf(name, 0, first.value);
+  } catch (e) {
+    // The reader owns the frame it took: refused, it is closed here (the caller never gets a reader to close).
+    first.value.close();
+    await (iterator as AsyncIterator<unknown>).return?.();
+    throw e;
+  }
+  const { format, source, planes: planeCount } = described;
   const { planes, byteLength } = packedLayout(format);
   const bps = format.bitDepth > 8 ? 2 : 1;
   let pending: VideoFrameLike | undefined = first.value;
