@@ -82,6 +82,7 @@ export async function fuzzMain(argv: readonly string[]): Promise<number> {
       });
       await t.teardown?.(ctx);
       tallies.push(tally);
+      console.log(`${t.name}: ${tally.cases} cases, ${tally.failures} failures, ${(tally.ms / 1000).toFixed(1)} s`);
     }
   } finally {
     ctx.remove();

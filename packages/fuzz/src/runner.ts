@@ -100,7 +100,15 @@ export async function fuzzTarget<I>(
   let failures = 0;
   let refused = 0;
   for (let index = from; index < to; index++) {
-    const input = target.generate(new Prng(caseSeed(seed, target.name, index)), ctx);
+    let input: I;
+    try {
+      input = target.generate(new Prng(caseSeed(seed, target.name, index)), ctx);
+    } catch (e) {
+      // the harness's own bug: reported like a failure, so the run goes on and the case can be rerun
+      failures++;
+      onFailure({ target: target.name, seed, index, reason: `the generator threw: ${(e as Error).message}` });
+      continue;
+    }
     const outcome = await runCaseOutcome(target, input, ctx);
     if (outcome.refused) refused++;
     const reason = outcome.reason;

@@ -81,7 +81,7 @@ export function mutateModelJson(rng: Prng, model: Json): Json {
     case 1:
       return p.length ? setAt(model, p, undefined) : model;
     case 2:
-      return p.length ? setAt(model, p, rng.pick(WRONG_TYPES)) : model;
+      return p.length ? setAt(model, p, structuredClone(rng.pick(WRONG_TYPES))) : model;
     case 3: // an array longer or shorter (feature_names against slopes)
       if (Array.isArray(v)) {
         if (rng.chance(0.5)) v.push(structuredClone(v[rng.int(v.length)] ?? 0));
