@@ -6,13 +6,14 @@ import { argsTarget } from "./targets/args.ts";
 import { videoFrameTarget } from "./targets/video-frame.ts";
 import { ffmpegTarget } from "./targets/ffmpeg.ts";
 import { cliSpawnedTarget } from "./targets/cli-spawned.ts";
+import { reportTarget } from "./targets/report.ts";
 
 /**
  * Every fuzz target, in the order a run reports them. A new input surface is one module in
  * targets/ and one line here: the batch job files of `vq batch JOBS.jsonl` (issue 18)
  * become a `jobs` target when that command exists.
  */
-export const TARGETS: readonly FuzzTarget<any>[] = [y4mTarget, yuvTarget, modelTarget, argsTarget, videoFrameTarget, ffmpegTarget, cliSpawnedTarget];
+export const TARGETS: readonly FuzzTarget<any>[] = [y4mTarget, yuvTarget, modelTarget, argsTarget, videoFrameTarget, reportTarget, ffmpegTarget, cliSpawnedTarget];
 
 export function targetNamed(name: string): FuzzTarget<any> {
   const t = TARGETS.find((x) => x.name === name);

@@ -43,6 +43,15 @@ describe("axes", () => {
     expect(t.ticks.every((x) => Number.isInteger(x) && x >= 0 && x <= 23)).toBe(true);
   });
 
+  test("any doubles give finite ticks: a range beyond ±1e300, or a few subnormals wide (a result file can hold them)", () => {
+    for (const [lo, hi] of [[-1e308, 1e308], [-5e-324, 5e-324], [0, 5e-324], [-Number.MAX_VALUE, 0]] as const) {
+      const t = niceTicks(lo, hi, 6);
+      expect([t.lo, t.hi, t.step, ...t.ticks].every(Number.isFinite)).toBe(true);
+      expect(t.ticks.length).toBeGreaterThan(1);
+      expect(t.hi).toBeGreaterThan(t.lo);
+    }
+  });
+
   test("tick labels show the digits the step needs", () => {
     expect(tickLabel(97.5, 0.5)).toBe("97.5");
     expect(tickLabel(0.25, 0.25)).toBe("0.25");

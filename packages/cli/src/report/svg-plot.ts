@@ -38,12 +38,19 @@ const MARGIN = { right: 14, top: 14, bottom: 30 };
 /** About how wide one digit of an 11px axis label is, to leave room for the longest. */
 const LABEL_CHAR_WIDTH = 6.6;
 
+const AXIS_LIMIT = 1e300;
+const MIN_AXIS_RANGE = 1e-290;
+
 /**
  * Round numbers (1, 2, 2.5, 5 × 10^k) covering [lo, hi] with about `count` steps; `tight`
  * keeps the range as given (frames: the line runs edge to edge) with the ticks inside it.
  */
 export function niceTicks(lo: number, hi: number, count: number, integer = false, tight = false): { lo: number; hi: number; step: number; ticks: number[] } {
-  if (!(hi > lo)) {
+  // A result file may hold any double: beyond ±1e300, hi − lo overflows (values there are drawn
+  // off the edge), and a range of a few subnormals has no step a double can hold: padded.
+  lo = Math.min(Math.max(lo, -AXIS_LIMIT), AXIS_LIMIT);
+  hi = Math.min(Math.max(hi, -AXIS_LIMIT), AXIS_LIMIT);
+  if (!(hi - lo > MIN_AXIS_RANGE)) {
     const pad = Math.abs(lo) * 0.05 || 1;
     lo -= pad;
     hi += pad;

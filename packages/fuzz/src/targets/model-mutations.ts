@@ -1,37 +1,6 @@
 import { mutateText, ODD_NUMBERS, replaceNumber } from "../mutators.ts";
 import type { Prng } from "../prng.ts";
-
-/** A JSON number written as it stands (1e999, -0), where JSON.stringify would write null or 0. */
-const RAW = "\u0000raw:";
-const ODD_JSON_NUMBERS = ["1e999", "-1e999", "-1e308", "1e308", "0", "-0", "5e-324", "2e9", "1e300", "-1", "4294967296", "0.0", "1e-320"];
-const WRONG_TYPES: unknown[] = ["1", "NaN", "Infinity", null, true, [], {}, [1, 2], { a: 1 }, "", 1.5];
-
-type Json = unknown;
-type Path = (string | number)[];
-
-/** Every path in `v` (objects and arrays walked), the root included. */
-function paths(v: Json, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) paths(x, [...at, k], out);
-  return out;
-}
-
-function getAt(v: Json, p: Path): Json {
-  return p.reduce<Json>((o, k) => (o as Record<string | number, Json>)?.[k], v);
-}
-
-function setAt(root: Json, p: Path, value: Json | undefined): Json {
-  if (!p.length) return value;
-  const parent = getAt(root, p.slice(0, -1)) as Record<string | number, Json>;
-  if (!parent || typeof parent !== "object") return root;
-  const k = p[p.length - 1]!;
-  if (value === undefined) {
-    if (Array.isArray(parent)) parent.splice(k as number, 1);
-    else delete parent[k];
-  } else parent[k] = value;
-  return root;
-}
+import { getAt, jsonText, mutateJson, ODD_JSON_NUMBERS, paths, RAW, setAt, type Json } from "../json-mutations.ts";
 
 /** The libsvm text with a line dropped or repeated, a number made odd, total_sv or a header field changed. */
 export function mutateLibsvm(rng: Prng, text: string): string {
@@ -69,25 +38,13 @@ export function mutateLibsvm(rng: Prng, text: string): string {
 /** One structure-aware edit of a parsed model file: odd numbers, dropped or repeated fields, wrong types, knots, the libsvm text. */
 export function mutateModelJson(rng: Prng, model: Json): Json {
   const all = paths(model);
-  const p = rng.pick(all);
-  const v = getAt(model, p);
   const knots = all.filter((x) => x[x.length - 1] === "knots" || x.includes("knots"));
   switch (rng.int(9)) {
-    case 0: {
-      const numbers = all.filter((x) => typeof getAt(model, x) === "number");
-      if (numbers.length) return setAt(model, rng.pick(numbers), `${RAW}${rng.pick(ODD_JSON_NUMBERS)}`);
-      return model;
-    }
+    case 0:
     case 1:
-      return p.length ? setAt(model, p, undefined) : model;
     case 2:
-      return p.length ? setAt(model, p, structuredClone(rng.pick(WRONG_TYPES))) : model;
-    case 3: // an array longer or shorter (feature_names against slopes)
-      if (Array.isArray(v)) {
-        if (rng.chance(0.5)) v.push(structuredClone(v[rng.int(v.length)] ?? 0));
-        else v.pop();
-      }
-      return model;
+    case 3:
+      return mutateJson(rng, model);
     case 4: {
       const svm = all.filter((x) => x[x.length - 1] === "model" && typeof getAt(model, x) === "string");
       if (svm.length) {
@@ -138,7 +95,7 @@ export function mutateModelJson(rng: Prng, model: Json): Json {
 
 /** The model as JSON text with the raw numbers in place; now and then a text-level edit (a duplicate key, a cut). */
 export function modelText(rng: Prng, model: Json): string {
-  let text = JSON.stringify(model).replace(/"\\u0000raw:([^"]*)"/g, "$1");
+  let text = jsonText(model);
   if (rng.chance(0.05)) text = mutateText(rng, text);
   if (rng.chance(0.03)) {
     // a duplicated key: JSON.parse keeps the last one
