@@ -7,13 +7,10 @@ import { videoFrameTarget } from "./targets/video-frame.ts";
 import { ffmpegTarget } from "./targets/ffmpeg.ts";
 import { cliSpawnedTarget } from "./targets/cli-spawned.ts";
 import { reportTarget } from "./targets/report.ts";
+import { jobsTarget } from "./targets/jobs.ts";
 
-/**
- * Every fuzz target, in the order a run reports them. A new input surface is one module in
- * targets/ and one line here: the batch job files of `vq batch JOBS.jsonl` (issue 18)
- * become a `jobs` target when that command exists.
- */
-export const TARGETS: readonly FuzzTarget<any>[] = [y4mTarget, yuvTarget, modelTarget, argsTarget, videoFrameTarget, reportTarget, ffmpegTarget, cliSpawnedTarget];
+/** Every fuzz target, in the order a run reports them. A new input surface is one module in targets/ and one line here. */
+export const TARGETS: readonly FuzzTarget<any>[] = [y4mTarget, yuvTarget, modelTarget, argsTarget, videoFrameTarget, reportTarget, jobsTarget, ffmpegTarget, cliSpawnedTarget];
 
 export function targetNamed(name: string): FuzzTarget<any> {
   const t = TARGETS.find((x) => x.name === name);

@@ -1,8 +1,9 @@
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { plannedScoreKeys, scoreRequestSchema } from "@vq/score";
-import { parseArgs, parseReportArgs } from "../../../cli/src/args.ts";
-import { renditionOutputs } from "../../../cli/src/output/rendition-outputs.ts";
+import { parseArgs, parseReportArgs, type CliSettings } from "../../../cli/src/args.ts";
+import { parseBatchArgs } from "../../../cli/src/batch/batch-command.ts";
+import { checkLadderSettings } from "../../../cli/src/ladder-command.ts";
 import { scoreRequestFor } from "../../../cli/src/run-setup.ts";
 import { checkThresholdMetrics } from "../../../cli/src/thresholds/threshold-expression.ts";
 import { ladderRequestSchema } from "../../../score/src/ladder.ts";
@@ -37,13 +38,18 @@ export function generateArgs(rng: Prng, ctx: FuzzContext): string[] {
  */
 export async function planCommand(argv: readonly string[]): Promise<unknown> {
   if (argv[0] === "report") return parseReportArgs(argv.slice(1)).inputs.length;
-  const s = parseArgs(argv);
+  if (argv[0] === "batch") return parseBatchArgs(argv.slice(1)).concurrency;
+  return planSettings(parseArgs(argv));
+}
+
+/** The checks before scoring of one run's settings (a command line's, or a batch job's). */
+export async function planSettings(s: CliSettings): Promise<unknown> {
   if (s.help || s.version) return 0;
   const keys = await plannedScoreKeys({ features: s.features, models: s.models, noPrediction: s.noPrediction });
   if (s.thresholds.length) checkThresholdMetrics(s.thresholds, keys);
   const request = scoreRequestFor(s);
   if (s.distorted.length > 1) {
-    renditionOutputs(s.output, s.distorted);
+    checkLadderSettings(s);
     parseRequest(ladderRequestSchema, { ...request, distorted: s.distorted });
   } else parseRequest(scoreRequestSchema, { ...request, distorted: s.distorted[0]!, align: s.align === undefined ? undefined : { search: s.align }, profileGpu: s.gpuProfile });
   return { keys: keys.length, threads: s.threads, subsample: s.subsample, frameCount: s.frameCount ?? 1, precision: s.precision === "max" ? 17 : s.precision };

@@ -22,6 +22,7 @@ export function validCommandLines(f: CommandFiles): string[][] {
     ["-r", f.ref, "-d", f.dist, "--model", `path=${f.model}:enable_transform:disable_clip`, "--scale", "--scaler", "lanczos", "--align", "auto=2"],
     ["-r", f.ref, "-d", f.dist, "-d", `${f.dist.slice(0, -4)}2.y4m`, "-o", join(f.out, "{name}.json"), "--json"],
     ["report", join(f.out, "result.json"), "-o", join(f.out, "report.html")],
+    ["batch", join(f.out, "jobs.jsonl"), "--concurrency", "2", "-q"],
     ["-r", f.ref, "-d", f.dist, "--model", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1:motion.motion_force_zero=true", "--frame_skip_ref", "1", "--frame_skip_dist", "2", "--strict-length", "-q", "--sub"],
     ["-r", f.ref, "-d", f.dist, "--feature", "motion=motion_force_zero=true", "--feature", "psnr_hvs", "--report", join(f.out, "report.html"), "--timing"],
     ["--help"],
