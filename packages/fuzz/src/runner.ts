@@ -115,7 +115,8 @@ export async function fuzzTarget<I>(
     if (!reason) continue;
     ctx.clean();
     failures++;
-    const small = await minimize(target, input, reason, ctx);
+    // a process per try: a slow target gets a few tries, an in-process one a few hundred
+    const small = await minimize(target, input, reason, ctx, target.perHundredThousand === undefined ? 300 : 20);
     onFailure({ target: target.name, seed, index, reason, saved: saveReproducer(target, small, seed, index, failuresDir) });
   }
   return { target: target.name, cases: to - from, refused, failures, ms: performance.now() - t0 };
