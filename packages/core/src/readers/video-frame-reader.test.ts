@@ -127,6 +127,15 @@ describe("videoFrameReader", () => {
     await expect(readFirst()).rejects.toThrow(/^dist: frame 0: picture size 65536x65536 is over vq's limit of 268435456 samples/);
   });
 
+  test("a first frame refused (format, size) is closed: the reader took it, and the caller gets no reader to close (fuzz corpus)", async () => {
+    const f = frameOf({ width: 8, height: 8, bitDepth: 8, pixelFormat: "420" }, "I420", 0).frame;
+    for (const change of [{ format: "RGBA" }, { codedHeight: 2147483648, visibleRect: null }, { codedHeight: 1.5, visibleRect: null }, { visibleRect: { x: 0, y: 0, width: 8, height: {} } }]) {
+      const frame = Object.assign(Object.create(Object.getPrototypeOf(f)), f, change, { closed: false }) as VideoFrameLike & { closed: boolean };
+      await expect(videoFrameReader("dist", [frame])).rejects.toThrow(/^dist: frame 0/);
+      expect(frame.closed).toBe(true);
+    }
+  });
+
   test("a frame whose size or format changes mid-stream names the frame", async () => {
     const a = frameOf({ width: 16, height: 8, bitDepth: 8, pixelFormat: "420" }, "I420", 0);
     const b = frameOf({ width: 18, height: 8, bitDepth: 8, pixelFormat: "420" }, "I420", 1);
