@@ -126,7 +126,9 @@ export async function readY4m(bytes: Uint8Array): Promise<unknown> {
   const result = await readAll(await Y4mReader.fromSource("fuzz.y4m", memorySource(bytes, "file")));
   await readPositional(await Y4mReader.fromSource("fuzz.y4m", memorySource(bytes, "file")));
   if ((claimedFrameBytes(headerLine(bytes)) ?? 0) <= PIPE_FRAME_LIMIT) {
-    await readAll(await Y4mReader.fromSource("standard input", memorySource(bytes, "pipe", 1 + (bytes.length % 61))));
+    // small pieces (a pipe's reads split headers and markers anywhere), at most ~2000 of them a file
+    const piece = Math.max(1 + (bytes.length % 61), Math.ceil(bytes.length / 2000));
+    await readAll(await Y4mReader.fromSource("standard input", memorySource(bytes, "pipe", piece)));
   }
   return result;
 }
