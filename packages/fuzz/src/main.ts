@@ -55,6 +55,13 @@ export async function fuzzMain(argv: readonly string[]): Promise<number> {
   }
   const targets = o.targets.length ? o.targets.map(targetNamed) : [...TARGETS];
   const ctx = makeContext();
+  // a run stopped by Ctrl-C or a CI timeout still removes its temp dir
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    process.once(signal, () => {
+      ctx.remove();
+      process.exit(code);
+    });
+  }
   const failures: Failure[] = [];
   const tallies: TargetTally[] = [];
   const t0 = performance.now();
