@@ -27,7 +27,7 @@ export function generateSpawned(rng: Prng): string[] {
   const files = { ref: "../ref.y4m", dist: "../dist.y4m", model: "../model.json", out: "." };
   // Lightly mutated (a third valid): most runs get past the parse and score, which is what a process adds.
   const valid = rng.pick(validCommandLines(files));
-  const args = (rng.chance(0.3) ? valid : mutateCommandLine(rng, valid, 1)).map((a) => (a.startsWith("/") ? `.${a}` : a));
+  const args = (rng.chance(0.3) ? valid : mutateCommandLine(rng, valid, 1)).map((a) => (a.startsWith("/") ? `.${a}` : a).replaceAll("\0", "\\0")); // a process's arguments cannot hold NUL
   return args[0] === "report" ? args : [...args, "--backend", "cpu"];
 }
 
