@@ -23,6 +23,9 @@ export function validCommandLines(f: CommandFiles): string[][] {
     ["-r", f.ref, "-d", f.dist, "-d", `${f.dist.slice(0, -4)}2.y4m`, "-o", join(f.out, "{name}.json"), "--json"],
     ["report", join(f.out, "result.json"), "-o", join(f.out, "report.html")],
     ["batch", join(f.out, "jobs.jsonl"), "--concurrency", "2", "-q"],
+    ["worker", "--redis", "redis://127.0.0.1:6379/0", "--queue", "vq", "--concurrency", "2", "--lock-duration", "30000", "--gpus", "0,1"],
+    ["submit", "--redis", "rediss://user:secret@queue.example:6380/1", "--queue", "vq-batch", "--wait", join(f.out, "jobs.jsonl")],
+    ["-r", f.ref, "-d", `${f.dist.slice(0, -4)}.mp4`, "--hwaccel", "cuda", "--conform", "--scaler", "bilinear", "--threads", "4"],
     ["-r", f.ref, "-d", f.dist, "--model", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1:motion.motion_force_zero=true", "--frame_skip_ref", "1", "--frame_skip_dist", "2", "--strict-length", "-q", "--sub"],
     ["-r", f.ref, "-d", f.dist, "--feature", "motion=motion_force_zero=true", "--feature", "psnr_hvs", "--report", join(f.out, "report.html"), "--timing"],
     ["--help"],
@@ -30,8 +33,8 @@ export function validCommandLines(f: CommandFiles): string[][] {
   ];
 }
 
-const OPTIONS = ["-r", "-d", "-w", "-h", "-p", "-b", "-m", "-o", "-n", "-q", "-v", "--xml", "--json", "--csv", "--sub", "--threads", "--feature", "--subsample", "--frame_cnt", "--frame_skip_ref", "--frame_skip_dist", "--backend", "--precision", "--help", "--scale", "--conform", "--scaler", "--align", "--strict-length", "--gpu-profile", "--timing", "--report", "--pool", "--threshold", "--model", "--ffmpeg"];
-const ODD_OPTIONS = ["--foo", "-x", "--", "-", "---r", "--REFERENCE", "--json=1", "--model=", "--threads=", "-rx.y4m", "--feature=", "-", "--no_prediction=yes", "-nq", "report", "--pixel_format", "-"];
+const OPTIONS = ["--hwaccel", "--redis", "--queue", "--concurrency", "--lock-duration", "--gpus", "--wait", "-r", "-d", "-w", "-h", "-p", "-b", "-m", "-o", "-n", "-q", "-v", "--xml", "--json", "--csv", "--sub", "--threads", "--feature", "--subsample", "--frame_cnt", "--frame_skip_ref", "--frame_skip_dist", "--backend", "--precision", "--help", "--scale", "--conform", "--scaler", "--align", "--strict-length", "--gpu-profile", "--timing", "--report", "--pool", "--threshold", "--model", "--ffmpeg"];
+const ODD_OPTIONS = ["--foo", "-x", "--", "-", "---r", "--REFERENCE", "--json=1", "--model=", "--threads=", "-rx.y4m", "--feature=", "-", "--no_prediction=yes", "-nq", "report", "--pixel_format", "-", "redis://", "redis://:@", "http://x", "--redis=redis://h/x", "--gpus=all", "--queue="];
 const ODD_MODELS = ["version=", "path=", "version=vmaf_v9", "version=vmaf_v0.6.1:path=x", ":", "::", "version=vmaf_v0.6.1:name=", "version=vmaf_v0.6.1:enable_transform=maybe", "version=vmaf_v0.6.1:adm.=1", "version=vmaf_v0.6.1:.x=1", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1e999", "version=vmaf_v0.6.1:vif.vif_kernelscale=-1", "version=vmaf_v0.6.1:foo.bar=1", "version=vmaf_v0.6.1=x", "path=/nonexistent.json", "version=vmaf_b_v0.6.3:name=vmaf", "version=vmaf_v0.6.1:motion.motion_force_zero=2"];
 const ODD_FEATURES = ["", "=", "psnr=", "psnr=enable_mse", "psnr=enable_mse=maybe", "psnr=x=1", "nope", "cambi=eotf=pq", "cambi=tvi_threshold=1e999", "cambi=window_size=0", "cambi=topk=-1", "float_ssim=enable_db=true:scale=0", "vif=vif_kernelscale=NaN", "adm=adm_enhn_gain_limit=0.5", "motion=motion_fps_weight=-1", "psnr=min_sse=Infinity", "speed_chroma=speed_kernelscale=99", "float_ms_ssim=enable_lcs=true", "psnr::enable_mse=true", "ciede=x"];
 const ODD_THRESHOLDS = ["vmaf.mean", "vmaf.mean>=", ">=93", "vmaf.mean>=NaN", "vmaf.mean>=1e999", "vmaf.mean=>93", "vmaf.p101>=1", "vmaf.median>=-Infinity", "nope.mean>1", "vmaf..mean>1", "vmaf.mean>=93>=1", "vmaf.stdev<0x10", "psnr_cb.min>1"];
