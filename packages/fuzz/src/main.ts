@@ -71,7 +71,7 @@ export async function fuzzMain(argv: readonly string[]): Promise<number> {
       const t = targets[0]!;
       const reason = await (async () => {
         await t.setup?.(ctx);
-        return runCase(t, t.load({ extension: extname(o.replay!).slice(1), bytes: readFileSync(o.replay!) }), ctx);
+        return runCase(t, t.load({ extension: extname(o.replay!).slice(1), bytes: new Uint8Array(readFileSync(o.replay!)) }), ctx);
       })();
       console.log(reason ? `FAIL ${t.name} ${o.replay}: ${reason}` : `ok ${t.name} ${o.replay}`);
       return reason ? 1 : 0;
@@ -85,7 +85,8 @@ export async function fuzzMain(argv: readonly string[]): Promise<number> {
       const [from, to] = o.caseIndex === undefined ? [0, n] : [o.caseIndex, o.caseIndex + 1];
       const tally = await fuzzTarget(t, o.seed, from, to, ctx, (f) => {
         failures.push(f);
-        console.log(`FAIL ${f.target} seed ${f.seed} case ${f.index}: ${f.reason}\n  reproducer: ${f.saved}\n  rerun: npm run fuzz -- --target ${f.target} --seed ${f.seed} --case ${f.index}`);
+        const saved = f.saved ? `\n  reproducer: ${f.saved}` : "";
+        console.log(`FAIL ${f.target} seed ${f.seed} case ${f.index}: ${f.reason}${saved}\n  rerun: npm run fuzz -- --target ${f.target} --seed ${f.seed} --case ${f.index}`);
       });
       await t.teardown?.(ctx);
       tallies.push(tally);

@@ -25,13 +25,13 @@ export function mutateBytes(rng: Prng, input: Uint8Array, operations = 1 + rng.i
     switch (rng.int(8)) {
       case 0: // flip one bit
         if (b.length) {
-          b = b.slice();
+          b = new Uint8Array(b); // a copy (a Buffer's slice() would share the input's memory)
           b[Math.min(at, b.length - 1)]! ^= 1 << rng.int(8);
         }
         break;
       case 1: // an interesting byte
         if (b.length) {
-          b = b.slice();
+          b = new Uint8Array(b); // a copy (a Buffer's slice() would share the input's memory)
           b[Math.min(at, b.length - 1)] = rng.pick([0, 0xff, 0x0a, 0x0d, 0x20, 0x7f, 0x80, 0x30, 0x39]);
         }
         break;
@@ -58,7 +58,7 @@ export function mutateBytes(rng: Prng, input: Uint8Array, operations = 1 + rng.i
         break;
       default: // overwrite a run with one byte
         if (b.length) {
-          b = b.slice();
+          b = new Uint8Array(b); // a copy (a Buffer's slice() would share the input's memory)
           b.fill(rng.int(256), at, at + rng.int(16));
         }
     }

@@ -26,7 +26,8 @@ async function setup(ctx: FuzzContext): Promise<void> {
     const out = join(ctx.dir, `seed.${extension}`);
     const r = spawnSync("ffmpeg", ["-v", "error", "-y", "-i", SAMPLE, "-frames:v", "3", ...codec, out]);
     if (r.status !== 0) throw new Error(`ffmpeg could not make the ${extension} seed: ${r.stderr?.toString().trim() || r.error?.message}`);
-    seeds.push({ extension, bytes: readFileSync(out) });
+    // a plain copy: a Buffer's slice() shares its memory, and the mutators must not edit the seed
+    seeds.push({ extension, bytes: new Uint8Array(readFileSync(out)) });
   }
 }
 
