@@ -5,11 +5,11 @@
 // It makes its inputs in DIR (default a temporary folder) with ffmpeg: a 1080p24 testsrc2
 // clip of N frames (x264 CRF 12) as the reference and an x264 CRF 30 encode of it; every job
 // scores that pair (default 200 jobs of 48 frames: two-second clips, VMAF v0.6.1).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { jsonWithoutFps, timedRun } from "./bench-process.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
 const ffmpeg = get("--ffmpeg", "ffmpeg");
@@ -20,12 +20,7 @@ const dir = get("--dir", "") || mkdtempSync(join(tmpdir(), "vq-batch-bench-"));
 mkdirSync(dir, { recursive: true });
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 
-function run(cmd: string, args: string[]): number {
-  const t0 = performance.now();
-  const r = spawnSync(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  return performance.now() - t0;
-}
+const run = timedRun;
 
 const reference = join(dir, `ref-${frames}.mp4`);
 const distorted = join(dir, `dist-${frames}.mp4`);
@@ -39,7 +34,7 @@ const separateMs = Array.from({ length: jobs }, (_, i) => i).reduce((ms, i) => m
 const file = join(dir, "jobs.jsonl");
 writeFileSync(file, Array.from({ length: jobs }, (_, i) => JSON.stringify({ reference, distorted, output: out("batch", i), args })).join("\n") + "\n");
 const batchMs = run(process.execPath, [cli, "batch", file, "--concurrency", concurrency, "-q"]);
-const withoutFps = (path: string) => readFileSync(path, "utf8").replace(/^ {2}"fps": .*\n/m, "");
+const withoutFps = jsonWithoutFps;
 const identical = Array.from({ length: jobs }, (_, i) => i).every((i) => withoutFps(out("separate", i)) === withoutFps(out("batch", i)));
 console.log(`${jobs} jobs of ${frames} frames of 1080p (H.264), ${extra.join(" ") || "VMAF v0.6.1"}`);
 console.log(`  separate runs: ${(separateMs / 1000).toFixed(2)} s (${((jobs * frames) / (separateMs / 1000)).toFixed(0)} fps)`);

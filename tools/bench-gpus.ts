@@ -3,11 +3,11 @@
 // outputs are identical apart from fps. Inputs: a Y4M pair made with ffmpeg (no decoding
 // in the way), scored by every job. Usage:
 //   bun tools/bench-gpus.ts --gpus N [--jobs N] [--frames N] [--ffmpeg PATH] [--dir DIR] [-- extra vq args]
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { jsonWithoutFps, timedRun } from "./bench-process.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
 const ffmpeg = get("--ffmpeg", "ffmpeg");
@@ -18,12 +18,7 @@ const dir = get("--dir", "") || mkdtempSync(join(tmpdir(), "vq-gpus-bench-"));
 mkdirSync(dir, { recursive: true });
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 
-function run(cmd: string, args: string[]): number {
-  const t0 = performance.now();
-  const r = spawnSync(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  return performance.now() - t0;
-}
+const run = timedRun;
 const ref = join(dir, `ref-${frames}.y4m`);
 const dist = join(dir, `dist-${frames}.y4m`);
 if (!existsSync(ref)) run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=s=1920x1080:r=24:d=${frames / 24}`, "-pix_fmt", "yuv420p", ref]);
@@ -37,7 +32,7 @@ for (const g of ["1", gpus]) {
   writeFileSync(file, Array.from({ length: jobs }, (_, i) => JSON.stringify({ reference: ref, distorted: dist, output: out(i), args })).join("\n") + "\n");
   times[g] = run(process.execPath, [cli, "batch", file, "--gpus", g, "-q"]);
 }
-const withoutFps = (path: string) => readFileSync(path, "utf8").replace(/^ {2}"fps": .*\n/m, "");
+const withoutFps = jsonWithoutFps;
 const identical = Array.from({ length: jobs }, (_, i) => i).every((i) => withoutFps(join(dir, `g1-${i}.json`)) === withoutFps(join(dir, `g${gpus}-${i}.json`)));
 console.log(`${jobs} jobs of ${frames} frames of 1080p (Y4M), ${extra.join(" ") || "VMAF v0.6.1"}`);
 console.log(`  vq batch --gpus 1: ${(times["1"]! / 1000).toFixed(2)} s (${((jobs * frames) / (times["1"]! / 1000)).toFixed(0)} fps)`);

@@ -7,11 +7,11 @@
 // It makes its inputs in DIR (default a temporary folder) with ffmpeg: 1080p24 testsrc2 as
 // the reference (x264 CRF 12) and six renditions of it, 1080p, 720p, 540p, 480p, 432p and
 // 360p (x264 CRF 26), each scored with --scale.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { jsonWithoutFps, timedRun } from "./bench-process.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
 const ffmpeg = get("--ffmpeg", "ffmpeg");
@@ -22,12 +22,7 @@ mkdirSync(dir, { recursive: true });
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 const HEIGHTS = [1080, 720, 540, 480, 432, 360];
 
-function run(cmd: string, args: string[]): number {
-  const t0 = performance.now();
-  const r = spawnSync(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  return performance.now() - t0;
-}
+const run = timedRun;
 
 const reference = join(dir, "ref.mp4");
 if (!existsSync(reference)) {
@@ -50,7 +45,7 @@ for (let r = 0; r < repeat; r++) {
   if (r % 2) (runLadder(), runSeparate());
   else (runSeparate(), runLadder());
 }
-const withoutFps = (path: string) => readFileSync(path, "utf8").replace(/^ {2}"fps": .*\n/m, "");
+const withoutFps = jsonWithoutFps;
 const identical = renditions.every((_, i) => withoutFps(join(dir, `separate-${i + 1}.json`)) === withoutFps(join(dir, `ladder-${i + 1}.json`)));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const s = median(separate) / 1000;

@@ -2,6 +2,16 @@
 
 import { Picture, type PictureFormat } from "./picture.ts";
 import type { VideoReader } from "./readers/video-reader.ts";
+import { Y4mReader } from "./readers/y4m-reader.ts";
+
+/** Every frame of an 8-bit 4:2:0 Y4M file as packed planes (for memoryReader in tests). */
+export async function y4mFrameBytes(path: string): Promise<Uint8Array[]> {
+  const r = await Y4mReader.open(path);
+  const out: Uint8Array[] = [];
+  for (let p = await r.read(); p; p = await r.read()) out.push(p.buffer.slice(0, (p.width * p.height * 3) / 2));
+  await r.close();
+  return out;
+}
 
 /** Deterministic pseudo-random numbers in [0, 1) (xorshift32), so that a failing test reproduces. */
 export function seededRandom(seed: number): () => number {

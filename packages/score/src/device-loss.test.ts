@@ -3,7 +3,8 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { memoryReader, VqError, Y4mReader } from "@vq/core";
+import { memoryReader, VqError } from "@vq/core";
+import { y4mFrameBytes } from "@vq/core/testing";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { sharedGpu } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
@@ -116,15 +117,8 @@ describe.skipIf(!gpu)("a GPU device lost mid-run: the run goes on on the CPU, it
   }, 120_000);
 
   test("frames given by the caller cannot be read again: a clear error naming the frame", async () => {
-    async function frames(path: string): Promise<Uint8Array[]> {
-      const r = await Y4mReader.open(path);
-      const out: Uint8Array[] = [];
-      for (let p = await r.read(); p; p = await r.read()) out.push(p.buffer.slice(0, (p.width * p.height * 3) / 2));
-      await r.close();
-      return out;
-    }
     const format = { width: pair.width, height: pair.height, bitDepth: 8, pixelFormat: "420" as const };
-    const request = { reference: memoryReader("ref", format, await frames(inputs.reference)), distorted: inputs.distorted, backend: "gpu", noPrediction: true, features: ["psnr"] } satisfies ScoreRequest;
+    const request = { reference: memoryReader("ref", format, await y4mFrameBytes(inputs.reference)), distorted: inputs.distorted, backend: "gpu", noPrediction: true, features: ["psnr"] } satisfies ScoreRequest;
     const err = await outcome(request, 3).catch((e) => e);
     expect(err).toBeInstanceOf(VqError);
     expect(err.message).toMatch(/^GPU device lost \(destroyed[^)]*\) at frame \d+; ref was given as frames \(a VideoReader\) and cannot be re-read; rerun with backend "cpu"$/);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { memoryReader, VqError, Y4mReader } from "@vq/core";
+import { memoryReader, VqError } from "@vq/core";
+import { y4mFrameBytes } from "@vq/core/testing";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { score, type FrameScores } from "./score.ts";
 
@@ -73,17 +74,10 @@ describe("score(): the library API", () => {
   });
 
   test("takes frames from memory (typed arrays) with the same results as files", async () => {
-    async function frames(path: string): Promise<Uint8Array[]> {
-      const r = await Y4mReader.open(path);
-      const out: Uint8Array[] = [];
-      for (let p = await r.read(); p; p = await r.read()) out.push(p.buffer.slice(0, (p.width * p.height * 3) / 2));
-      await r.close();
-      return out;
-    }
     const format = { width: pair.width, height: pair.height, bitDepth: 8, pixelFormat: "420" as const };
     const fromMemory = score({
-      reference: memoryReader("ref", format, await frames(goldenPath(pair.reference))),
-      distorted: memoryReader("dist", format, await frames(goldenPath(pair.distorted))),
+      reference: memoryReader("ref", format, await y4mFrameBytes(goldenPath(pair.reference))),
+      distorted: memoryReader("dist", format, await y4mFrameBytes(goldenPath(pair.distorted))),
       features: ["psnr"],
       noPrediction: true,
       backend: "cpu",
