@@ -177,20 +177,40 @@ describe.skipIf(!gpu)("MotionGpu as a stage", () => {
     expect(() => stage.init(gpu!, { width: 32, height: 32, bitDepth: 7, pixelFormat: "420" } as PictureFormat)).toThrow(VqError);
   });
 
-  test("a first frame with an index that needs history is a VqError, not a wrong score", async () => {
+  test("a frame after a gap is a VqError, not a wrong score", async () => {
     const format: PictureFormat = { width: 16, height: 8, bitDepth: 8, pixelFormat: "420" };
-    const runner = new GpuFrameRunner(gpu!, [new MotionGpu(motionOptions.resolve())]);
+    const runner = new GpuFrameRunner(gpu!, [new MotionGpu(motionOptions.resolve())], { batchFrames: 1 });
     await runner.init(format);
     const p = Picture.allocate(format);
     const collector = new FeatureCollector();
     // the batch is encoded once full or flushed: the error comes from one or the other
     const err = await (async () => {
-      await runner.submit({ ref: p, dist: p }, 3, collector);
+      for (const i of [0, 1, 3]) await runner.submit({ ref: p, dist: p }, i, collector);
       await runner.flush(collector);
     })().catch((e) => e);
     await runner.close();
     expect(err).toBeInstanceOf(VqError);
-    expect(err.message).toContain("frame 3");
+    expect(err.message).toContain("frame 3 came after frame 1");
+  });
+
+  test("a run started mid-video (a warm-up): from its warm-up on, the scores of a run from frame 0", async () => {
+    const format: PictureFormat = { width: 24, height: 10, bitDepth: 8, pixelFormat: "420" };
+    for (const options of [motionOptions.resolve({ debug: true }), motionOptions.resolve({ debug: true, motion_five_frame_window: true, motion_moving_average: true })]) {
+      const pictures = syntheticClip(format, 7, 255, 9);
+      const start = 2;
+      const runner = new GpuFrameRunner(gpu!, [new MotionGpu(options)], { batchFrames: 2 });
+      await runner.init(format);
+      const collector = new FeatureCollector();
+      try {
+        for (let i = start; i < pictures.length; i++) await runner.submit({ ref: pictures[i]!, dist: pictures[i]! }, i, collector);
+        await runner.flush(collector);
+      } finally {
+        await runner.close();
+      }
+      const full = onCpu(format, pictures, options);
+      const warm = start + motionDefinition.warmUpFrames!(options);
+      for (const name of collector.names()) for (let i = warm; i < pictures.length; i++) expect(`${name}[${i}] ${collector.get(name, i)}`).toBe(`${name}[${i}] ${full.get(name, i)}`);
+    }
   });
 
   test("a runner that starts again at frame 0 starts the stage's history afresh", async () => {

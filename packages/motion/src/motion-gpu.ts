@@ -56,8 +56,13 @@ export class MotionGpu implements GpuStage {
   private maxBatch = 1;
   /** Batch uniforms (shaders/motion/motion.wgsl's Batch) by strides, ring phase and batch size: written once each. */
   private batchUniforms = new Map<string, GPUBuffer>();
-  /** Frames encoded since the video's first: the next batch must start there (or at 0, a new video). */
-  private encoded = 0;
+  /** The next frame a batch must start at (frames come in order); undefined before a run's first batch. */
+  private next?: number;
+  /**
+   * The run's first frame: 0, or later for a run started mid-video to warm up (device loss,
+   * chunks: ExtractorDefinition.warmUpFrames); its first `distance` frames have no predecessor.
+   */
+  private start = 0;
   private readonly motion2And3: Motion2And3Writer;
 
   constructor(readonly options: MotionOptions) {
@@ -70,7 +75,8 @@ export class MotionGpu implements GpuStage {
     motionDefinition.checkFormat?.(this.options, format);
     this.close();
     this.format = format;
-    this.encoded = 0;
+    this.next = undefined;
+    this.start = 0;
     this.maxBatch = maxBatch;
     if (this.options.motion_force_zero) return; // every score is 0: no kernel runs
     const { device } = gpu;
@@ -98,33 +104,34 @@ export class MotionGpu implements GpuStage {
   }
 
   encodeBatch(_encoder: GPUCommandEncoder, passes: PassRecorder, batch: GpuFrameBatch, results: GPUBuffer, resultOffset: number, resultStride: number): void {
-    if (batch.first === 0) this.encoded = 0; // a video from its start again: no history needed
-    if (batch.first !== this.encoded) {
-      throw new VqError(`feature motion: frame ${batch.first} came after ${this.encoded} frames; motion compares each frame with the reference frame ${this.distance} before it, so it needs every frame, in order`);
+    // a video from its start again, or a run's first frame wherever it starts: no history needed
+    if (batch.first === 0 || this.next === undefined) this.next = this.start = batch.first;
+    if (batch.first !== this.next) {
+      throw new VqError(`feature motion: frame ${batch.first} came after frame ${this.next - 1}; motion compares each frame with the reference frame ${this.distance} before it, so it needs every frame, in order`);
     }
     if (batch.count > this.maxBatch) throw new Error(`motion: a batch of ${batch.count} frames, sized for ${this.maxBatch}`);
-    this.encoded += batch.count;
+    this.next += batch.count;
     if (this.options.motion_force_zero) return;
     const { width, height } = this.format!;
-    const common = { planes: this.uniforms!, batch: this.batchUniform(batch.first, batch.count, batch.refStride, resultStride), row_sums: this.rowSums! };
+    const common = { planes: this.uniforms!, batch: this.batchUniform(batch.first, batch.first - this.start, batch.count, batch.refStride, resultStride), row_sums: this.rowSums! };
     const kernels = this.kernels!;
     // runs even when no frame of the batch has a predecessor yet: its last frames fill the ring
     const ref = bufferFrom(batch.ref, batch.base * batch.refStride);
     kernels.sad.dispatch(passes, { ...common, ref_frame: ref, ring: this.ring! }, [Math.ceil(width / MOTION_COLUMNS), Math.ceil(height / MOTION_ROWS), batch.count]);
-    // the first frames of a video have nothing to compare with (score 0, no result words)
-    if (batch.first + batch.count <= this.distance) return;
+    // the first frames of a run have nothing to compare with (score 0, no result words)
+    if (batch.first - this.start + batch.count <= this.distance) return;
     kernels.total.dispatch(passes, { ...common, sad: bufferFrom(results, resultOffset) }, [1, 1, batch.count]);
   }
 
   /**
    * The uniform of a batch at a ring phase and size: the batch's first frame's slot, how many
-   * of its leading frames have no predecessor (only while `first < distance`) and from which
-   * frame on it keeps its luma for the next batch. One buffer per distinct value, never
+   * of its leading frames have no predecessor (only while `sinceStart < distance`) and from
+   * which frame on it keeps its luma for the next batch. One buffer per distinct value, never
    * rewritten, so it cannot be out of order with a recorded pass.
    */
-  private batchUniform(first: number, count: number, refStride: number, resultStride: number): GPUBuffer {
+  private batchUniform(first: number, sinceStart: number, count: number, refStride: number, resultStride: number): GPUBuffer {
     const slot = first % this.ringSlots;
-    const skip = Math.max(0, this.distance - first);
+    const skip = Math.max(0, this.distance - sinceStart);
     const keepFrom = Math.max(0, count - this.distance);
     const key = `${refStride}/${resultStride}/${slot}/${skip}/${keepFrom}`;
     let b = this.batchUniforms.get(key);
@@ -139,7 +146,7 @@ export class MotionGpu implements GpuStage {
   collect(words: Uint32Array, index: number, collector: FeatureCollector): void {
     const { width, height } = this.format!;
     let score = 0;
-    if (!this.options.motion_force_zero && index >= this.distance) {
+    if (!this.options.motion_force_zero && index - this.start >= this.distance) {
       score = sadScore(uint64ToNumber(words[1]!, words[0]!), width, height, this.options);
     }
     this.motion2And3.writeScore(collector, index, score);

@@ -1,0 +1,121 @@
+import { CompositeBackend, FeatureCollector, ResumedCollector, scoreVideos, VqError, warmUpStart, type PictureFormat, type VideoReader } from "@vq/core";
+import { chooseBackend } from "./backend.ts";
+import { prepareDistorted } from "./distorted-input.ts";
+import { RunOutput } from "./run-output.ts";
+import { decoding, expectedFeatures, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type ScoreRequest, type ScoreSummary } from "./score.ts";
+
+/** Frames [start, end) of a run; `last` when the run ends at `end` (its temporal extractors' last frame). */
+export interface FrameRange {
+  start: number;
+  end: number;
+  last: boolean;
+}
+
+/** The ranges of `chunkFrames` frames that cover a run of `frames` frames. */
+export function planChunks(frames: number, chunkFrames: number): FrameRange[] {
+  if (!Number.isInteger(chunkFrames) || chunkFrames < 1) throw new VqError(`chunk frames: expected a positive integer, got ${chunkFrames}`);
+  const ranges: FrameRange[] = [];
+  for (let start = 0; start < frames; start += chunkFrames) ranges.push({ start, end: Math.min(frames, start + chunkFrames), last: start + chunkFrames >= frames });
+  return ranges;
+}
+
+/** A score as JSON carries it: non-finite values (psnr of identical frames) as strings, a frame without one as null. */
+export type ChunkValue = number | "Infinity" | "-Infinity" | "NaN" | null;
+
+/** What a chunk scored: every feature of frames [start, end), exactly as a whole run scores them. */
+export interface ChunkScores {
+  range: FrameRange;
+  /** The first frame the chunk computed (its extractors' warm-up started there). */
+  warmUpFrom: number;
+  /** Feature names in the order the run writes them. */
+  names: string[];
+  /** Per name, frames start .. end - 1. */
+  values: Record<string, ChunkValue[]>;
+  /** Whole-run values (psnr's APSNR): only a chunk computed from frame 0 has them right. */
+  aggregates: Record<string, ChunkValue>;
+  format: PictureFormat;
+  backend: string;
+}
+
+const toJson = (v: number | undefined): ChunkValue => (v === undefined ? null : Number.isFinite(v) ? v : (String(v) as ChunkValue));
+const fromJson = (v: ChunkValue): number | undefined => (v === null ? undefined : Number(v));
+
+/**
+ * Scores frames [start, end) of a run as the whole run would: the extractors start the
+ * frames before `start` their warm-up needs (ExtractorDefinition.warmUpFrames; frame 0 for a
+ * whole-run aggregate) and, unless the run ends at `end`, read one frame past it, which
+ * motion2 of frame end - 1 needs. What they write outside the range is dropped. Design: ADR 0038.
+ */
+export async function scoreChunk(request: ScoreRequest, range: FrameRange): Promise<ChunkScores> {
+  const r = parseRequest(scoreRequestSchema, request);
+  if (r.align) throw new VqError("a chunk is a frame range of a run whose frame skips are known: find the offset (--align auto) before splitting the run");
+  if (!(Number.isInteger(range.start) && Number.isInteger(range.end) && range.start >= 0 && range.end > range.start)) throw new VqError(`chunk: frames ${range.start} to ${range.end} are not a range`);
+  const plan = await planRun(r);
+  const readers: VideoReader[] = [];
+  try {
+    const ref = await openInput(r.reference, r.raw, decoding(r));
+    readers.push(ref);
+    const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
+    readers.push(prepared.reader);
+    for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
+    const { backend } = await chooseBackend(r.backend, plan.features, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
+    const warmUpFrom = warmUpStart(range.start, plan.features.map((f) => ({ definition: f.entry.definition, options: f.options })));
+    const reads = range.last ? range.end : range.end + 1;
+    if (r.frameCount !== undefined && reads > r.frameCount) throw new VqError(`chunk: frames ${range.start} to ${range.end} go past the run's ${r.frameCount} frames`);
+    const scored = new FeatureCollector();
+    const expected = expectedFeatures(plan, ref.format);
+    const result = await scoreVideos(ref, prepared.reader, backend, {
+      frameCount: reads,
+      skipRef: prepared.skipRef,
+      skipDist: prepared.skipDist,
+      firstFrame: warmUpFrom,
+      // as a whole run orders them (backends finishing at different times)
+      featureOrder: backend instanceof CompositeBackend ? expected : undefined,
+      collector: new ResumedCollector(scored, range.start),
+    });
+    if (result.frames < reads) throw new VqError(`chunk: the inputs end after ${result.frames} frames, before the chunk's frames ${range.start} to ${range.end}${range.last ? "" : " and the one after"}`);
+    scored.discardFrom(range.end);
+    const names = scored.names();
+    const values: Record<string, ChunkValue[]> = {};
+    for (const name of names) values[name] = Array.from({ length: range.end - range.start }, (_, i) => toJson(scored.get(name, range.start + i)));
+    const aggregates = Object.fromEntries(scored.aggregateEntries().map(([k, v]) => [k, toJson(v)]));
+    return { range, warmUpFrom, names, values, aggregates, format: result.format, backend: backend.name };
+  } finally {
+    for (const reader of readers) await reader.close();
+  }
+}
+
+/**
+ * A run's summary from its chunks (in any order): the features of every frame, then the
+ * models and the pooling over all of them, as `score` gives for the whole run. The chunks
+ * must cover frames 0 to the run's end without a gap; a whole-run aggregate is taken from
+ * the last chunk, which computed it over every frame (its warm-up starts at frame 0).
+ */
+export async function mergeChunks(request: ScoreRequest, chunks: readonly ChunkScores[]): Promise<ScoreSummary> {
+  const r = parseRequest(scoreRequestSchema, request);
+  const sorted = [...chunks].sort((a, b) => a.range.start - b.range.start);
+  let next = 0;
+  for (const c of sorted) {
+    if (c.range.start !== next) throw new VqError(`chunks: frames ${next} to ${c.range.start} are missing (or scored twice)`);
+    next = c.range.end;
+  }
+  const last = sorted.at(-1);
+  if (!last?.range.last) throw new VqError(`chunks: the run's last chunk (its end) is missing`);
+  const plan = await planRun(r);
+  const collector = new FeatureCollector();
+  for (const name of sorted[0]!.names) collector.reserve(name);
+  for (const c of sorted) {
+    for (const [name, values] of Object.entries(c.values)) {
+      values.forEach((v, i) => {
+        const score = fromJson(v);
+        if (score !== undefined) collector.append(name, c.range.start + i, score);
+      });
+    }
+  }
+  const aggregates = Object.entries(last.aggregates);
+  if (aggregates.length && last.warmUpFrom !== 0) throw new VqError(`chunks: ${aggregates[0]![0]} is computed over the whole run, and the last chunk did not start at frame 0`);
+  for (const [name, v] of aggregates) collector.setAggregate(name, fromJson(v)!);
+  const output = new RunOutput(plan.models, expectedFeatures(plan, last.format), r.subsample, r.pool, () => {});
+  const backends = [...new Set(sorted.map((c) => c.backend))].join(", ");
+  return output.summary(collector, next, last.format, sorted.length > 1 ? `${backends} (${sorted.length} chunks)` : backends);
+}
