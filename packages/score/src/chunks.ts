@@ -2,7 +2,7 @@ import { CompositeBackend, FeatureCollector, ResumedCollector, scoreVideos, VqEr
 import { chooseBackend } from "./backend.ts";
 import { prepareDistorted } from "./distorted-input.ts";
 import { RunOutput } from "./run-output.ts";
-import { decoding, expectedFeatures, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type ScoreRequest, type ScoreSummary } from "./score.ts";
+import { decoding, expectedFeatures, frameTotal, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type ScoreRequest, type ScoreSummary } from "./score.ts";
 
 /** Frames [start, end) of a run; `last` when the run ends at `end` (its temporal extractors' last frame). */
 export interface FrameRange {
@@ -118,4 +118,24 @@ export async function mergeChunks(request: ScoreRequest, chunks: readonly ChunkS
   const output = new RunOutput(plan.models, expectedFeatures(plan, last.format), r.subsample, r.pool, () => {});
   const backends = [...new Set(sorted.map((c) => c.backend))].join(", ");
   return output.summary(collector, next, last.format, sorted.length > 1 ? `${backends} (${sorted.length} chunks)` : backends);
+}
+
+/**
+ * How many frames a run will score, from its inputs' lengths (after the frame skips, within
+ * its frame count), for splitting it into chunks; undefined when an input does not tell
+ * (a stream, an ffmpeg input without ffprobe beside ffmpeg).
+ */
+export async function runLength(request: ScoreRequest): Promise<number | undefined> {
+  const r = parseRequest(scoreRequestSchema, request);
+  const readers: VideoReader[] = [];
+  try {
+    const ref = await openInput(r.reference, r.raw, decoding(r));
+    readers.push(ref);
+    const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
+    readers.push(prepared.reader);
+    const dist = prepared.reader;
+    return frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - prepared.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - prepared.skipDist], r.frameCount);
+  } finally {
+    for (const reader of readers) await reader.close();
+  }
 }

@@ -24,5 +24,5 @@ export { ladderRequestSchema, scoreLadder } from "./ladder.ts";
 export type { LadderOutcome, LadderRequest, LadderRun } from "./ladder.ts";
 export { DEFAULT_BATCH_CONCURRENCY, scoreBatch } from "./batch.ts";
 export type { BatchJob, BatchJobOutcome, BatchOptions } from "./batch.ts";
-export { mergeChunks, planChunks, scoreChunk } from "./chunks.ts";
+export { mergeChunks, planChunks, runLength, scoreChunk } from "./chunks.ts";
 export type { ChunkScores, ChunkValue, FrameRange } from "./chunks.ts";

@@ -104,6 +104,31 @@ describe.skipIf(!redisInstalled)("vq submit and vq worker on a BullMQ queue", ()
     await queue.close();
   }, 120_000);
 
+  test("--chunk-frames: a job in frame ranges over two workers, one killed (kill -9) mid-chunk; the merged output is the single run's", async () => {
+    const args = ["--backend", "cpu", "--json", "--precision", "max", "--feature", "psnr=enable_apsnr=true", "--feature", "float_ms_ssim"];
+    const output = join(dir, "chunked.json");
+    const file = jobFile("chunked.jsonl", [{ reference: REF, distorted: DISTS[0], output, args }]);
+    const first = await startWorker("--queue", "c", "--lock-duration", "1000", "--concurrency", "1");
+    expect((await runVq(["submit", "--redis", redis.url, "--queue", "c", "--chunk-frames", "10", file])).code).toBe(0);
+    const queue = new Queue("c", { connection: redisConnection(redis.url) });
+    const chunkJobs = (await queue.getJobs(["waiting", "active", "waiting-children"])).filter((j) => j.name === "chunk");
+    expect(chunkJobs.map((j) => j.data.range).sort((a, b) => a.start - b.start)).toEqual([
+      { start: 0, end: 10, last: false },
+      { start: 10, end: 20, last: false },
+      { start: 20, end: 24, last: true },
+    ]);
+    for (let i = 0; i < 200 && !(await queue.getJobs(["active"])).length; i++) await Bun.sleep(25);
+    first.process.kill("SIGKILL");
+    await new Promise((resolve) => first.process.once("exit", resolve));
+    await startWorker("--queue", "c", "--lock-duration", "1000");
+    await startWorker("--queue", "c", "--lock-duration", "1000");
+    const r = await runVq(["submit", "--redis", redis.url, "--queue", "c", "--chunk-frames", "10", "--wait", "-q", file]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(withoutFps(output)).toBe(await single(args, DISTS[0]!, join(dir, "single-chunked.json")));
+    await queue.close();
+  }, 120_000);
+
   test("Redis restarted: the workers reconnect and take the jobs submitted after", async () => {
     const worker = await startWorker("--queue", "r");
     await redis.restart();

@@ -1,17 +1,24 @@
 import { createHash } from "node:crypto";
 import { isAbsolute, resolve } from "node:path";
+import type { FrameRange } from "@vq/score";
 import type { JobLineFields } from "../batch/job-file.ts";
 
 /** The queue vq's workers and submitters use unless --queue says another. */
 export const DEFAULT_QUEUE = "vq";
 /** BullMQ's name for a whole job (scored by one worker). */
 export const SCORE_JOB = "score";
+/** A frame range of a job (`vq submit --chunk-frames`), scored by any worker. */
+export const CHUNK_JOB = "chunk";
+/** A chunked job's parent: runs once every chunk is scored, merges them and writes the output. */
+export const MERGE_JOB = "merge";
 
 /** What a queued job carries: the job line (with absolute paths) and where it came from. */
 export interface QueuedJobData {
   /** `FILE:LINE` of the jobs file it was submitted from. */
   where: string;
   line: JobLineFields;
+  /** A chunk's frames (CHUNK_JOB). */
+  range?: FrameRange;
 }
 
 /** What a finished job returns: the exit code a run of it alone would have (0, or 3 for a failed --threshold) and its lines. */
@@ -37,4 +44,9 @@ export function absoluteJobLine(line: JobLineFields, cwd: string): JobLineFields
  */
 export function queuedJobId(line: JobLineFields): string {
   return `vq-${createHash("sha256").update(JSON.stringify([line.reference, line.distorted, line.output, line.args])).digest("hex").slice(0, 32)}`;
+}
+
+/** The id of a chunk of the job `id`. */
+export function chunkJobId(id: string, range: FrameRange): string {
+  return `${id}-f${range.start}`;
 }

@@ -3,11 +3,15 @@ import { VqError } from "@vq/core";
 import { readJobFile } from "../batch/job-file.ts";
 import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
-import { absoluteJobLine, DEFAULT_QUEUE, queuedJobId, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
+import { planChunks, runLength, type FrameRange, type ScoreRequest } from "@vq/score";
+import type { Job } from "bullmq";
+import { jobFromObject } from "../batch/job-file.ts";
+import { jobRequest } from "../batch/job-run.ts";
+import { absoluteJobLine, CHUNK_JOB, chunkJobId, DEFAULT_QUEUE, MERGE_JOB, queuedJobId, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
 import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
-import { optionValue, queueName } from "./worker-command.ts";
+import { optionValue, positiveInteger, queueName } from "./worker-command.ts";
 
-export const SUBMIT_USAGE = `Usage: vq submit --redis URL [--queue NAME] [--wait] [-q] JOBS.jsonl
+export const SUBMIT_USAGE = `Usage: vq submit --redis URL [--queue NAME] [--chunk-frames N] [--wait] [-q] JOBS.jsonl
 
 Puts the jobs of a JOBS.jsonl file (the format of vq batch) on a BullMQ queue on Redis,
 for vq worker processes on any machine to score. Relative paths are made absolute here:
@@ -16,6 +20,10 @@ already queued is not queued twice.
 
       --redis URL          redis://[user:password@]host[:port][/db] (rediss:// for TLS)
       --queue NAME         the queue (default ${DEFAULT_QUEUE})
+      --chunk-frames N     split each job longer than N frames into ranges of N frames that
+                           any worker scores; a last step merges them into exactly the
+                           single run's output (a ladder, --align, or inputs whose length is
+                           not known beforehand are queued whole)
       --wait               wait until every job has finished: one line per failure;
                            exit 0 when all succeeded, 3 when only a --threshold failed, else 1
   -q, --quiet              only errors on stderr
@@ -24,6 +32,8 @@ already queued is not queued twice.
 
 interface SubmitSettings {
   redis?: string;
+  /** --chunk-frames: longer jobs go in frame ranges of this many frames. */
+  chunkFrames?: number;
   queue: string;
   wait: boolean;
   quiet: boolean;
@@ -44,6 +54,9 @@ export function parseSubmitArgs(argv: readonly string[]): SubmitSettings {
     else if (name === "--queue") {
       [v, i] = optionValue(argv, i, name);
       s.queue = queueName(v);
+    } else if (name === "--chunk-frames") {
+      [v, i] = optionValue(argv, i, name);
+      s.chunkFrames = positiveInteger(name, v, 10_000_000);
     } else if (arg.startsWith("-")) throw new VqError(`unknown option ${arg} for vq submit (see vq submit --help)`);
     else if (s.jobs !== undefined) throw new VqError(`unexpected argument "${arg}": vq submit takes one JOBS.jsonl file`);
     else s.jobs = arg;
@@ -73,40 +86,66 @@ export async function submitCommand(argv: readonly string[], io: CliIo): Promise
     else toSubmit.push({ where: line.where, line: absoluteJobLine(line.job.line, process.cwd()) });
   }
   const connection = redisConnection(s.redis!);
-  const { Queue, QueueEvents } = await loadBullmq();
+  const { Queue, QueueEvents, FlowProducer } = await loadBullmq();
   const queue = new Queue<QueuedJobData, QueuedJobResult>(s.queue, { connection });
+  const flows = new FlowProducer({ connection });
+  flows.on("error", () => {});
   const events = s.wait ? new QueueEvents(s.queue, { connection }) : undefined;
   // Connection errors are retried (reachRedis names a Redis that never answers); unheard, ioredis would print each one.
   queue.on("error", () => {});
   events?.on("error", () => {});
   try {
     await reachRedis(Promise.all([queue.waitUntilReady(), events?.waitUntilReady()]), connection);
-    const jobs = [];
+    const jobs: { job: Job<QueuedJobData, QueuedJobResult>; data: QueuedJobData; chunks?: string[] }[] = [];
     for (const data of toSubmit) {
       const id = queuedJobId(data.line);
-      // A finished job of the same id (its output since deleted, or it failed): replaced, so it runs again.
-      const old = await queue.getJob(id);
-      if (old && ((await old.isCompleted()) || (await old.isFailed()))) await old.remove();
+      const ranges = s.chunkFrames ? await chunkRanges(data, s.chunkFrames) : undefined;
+      // A finished job of the same id (its output since deleted, or it failed), and its chunks: replaced, so it runs again.
+      for (const jobId of [id, ...(ranges ?? []).map((r) => chunkJobId(id, r))]) {
+        const old = await queue.getJob(jobId);
+        if (old && ((await old.isCompleted()) || (await old.isFailed()))) await old.remove();
+      }
       // retried on a worker's internal error or death; never for the job's own fault (the worker says so)
-      jobs.push(await queue.add(SCORE_JOB, data, { jobId: id, attempts: 3, backoff: { type: "exponential", delay: 1000 } }));
+      const retries = { attempts: 3, backoff: { type: "exponential", delay: 1000 } };
+      if (!ranges || ranges.length < 2) {
+        jobs.push({ job: await queue.add(SCORE_JOB, data, { jobId: id, ...retries }), data });
+        continue;
+      }
+      // a parent that merges once every chunk is in: a chunk that fails fails it (ADR 0038)
+      const children = ranges.map((range) => ({ name: CHUNK_JOB, queueName: s.queue, data: { ...data, range }, opts: { jobId: chunkJobId(id, range), failParentOnFailure: true, ...retries } }));
+      const node = await flows.add({ name: MERGE_JOB, queueName: s.queue, data, opts: { jobId: id, ...retries }, children });
+      jobs.push({ job: node.job as Job<QueuedJobData, QueuedJobResult>, data, chunks: ranges.map((r) => chunkJobId(id, r)) });
     }
     if (!s.quiet) io.stderr(`vq: submitted ${toSubmit.length} job${toSubmit.length === 1 ? "" : "s"} to queue "${s.queue}" at ${redisAddress(connection)}${skipped ? ` (${skipped} already done)` : ""}\n`);
     if (!events) return failed ? 1 : 0;
     let belowThreshold = 0;
-    for (const job of jobs) {
+    for (const { job, data, chunks } of jobs) {
       try {
         const result = await job.waitUntilFinished(events);
         for (const l of result?.lines ?? []) io.stderr(`vq: ${l}\n`);
         if (result?.code === THRESHOLD_FAILED_EXIT_CODE) belowThreshold++;
       } catch (e) {
         failed++;
-        for (const l of (e as Error).message.split("\n")) io.stderr(`vq: ${l}\n`);
+        // a chunked job fails with its chunk's failure: that one's message says why
+        const reasons = await Promise.all((chunks ?? []).map(async (c) => (await queue.getJob(c))?.failedReason));
+        const reason = reasons.find(Boolean) ?? (e as Error).message;
+        for (const l of reason.split("\n")) io.stderr(`vq: ${l.startsWith(data.where) ? l : `${data.where}: ${l}`}\n`);
       }
     }
     if (!s.quiet) io.stderr(`vq: ${jobs.length - (failed - lines.filter((l) => l.error).length)} of ${jobs.length} submitted jobs succeeded\n`);
     return failed ? 1 : belowThreshold ? THRESHOLD_FAILED_EXIT_CODE : 0;
   } finally {
     await events?.close();
+    await flows.close();
     await queue.close();
   }
+}
+
+/** A job's chunks under --chunk-frames; undefined for a ladder or a run whose length the inputs do not tell (queued whole). */
+async function chunkRanges(data: QueuedJobData, chunkFrames: number): Promise<FrameRange[] | undefined> {
+  if (typeof data.line.distorted !== "string") return undefined;
+  const spec = jobFromObject(data.line, data.where);
+  if (spec.settings.align !== undefined) return undefined;
+  const frames = await runLength(jobRequest(spec) as ScoreRequest);
+  return frames === undefined ? undefined : planChunks(frames, chunkFrames);
 }

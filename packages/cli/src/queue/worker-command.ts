@@ -1,10 +1,10 @@
 import { isVqError, trackChildProcess, VqError } from "@vq/core";
-import { scoreBatch, type BatchJobOutcome } from "@vq/score";
-import { jobFromObject } from "../batch/job-file.ts";
+import { mergeChunks, scoreBatch, scoreChunk, type BatchJobOutcome, type ChunkScores, type ScoreRequest } from "@vq/score";
+import { jobFromObject, type BatchJobSpec } from "../batch/job-file.ts";
 import { jobRequest, writeJobOutcome } from "../batch/job-run.ts";
 import type { CliIo } from "../run-setup.ts";
 import { gpuEnvironment, listGpus, parseGpus, type PciGpu } from "../gpus/gpu-devices.ts";
-import { DEFAULT_QUEUE, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
+import { CHUNK_JOB, DEFAULT_QUEUE, MERGE_JOB, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
 import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
 
 export const WORKER_USAGE = `Usage: vq worker --redis URL [--queue NAME] [--concurrency N] [--gpus all|N|LIST] [--lock-duration MS] [-q]
@@ -86,13 +86,33 @@ export function parseWorkerArgs(argv: readonly string[]): WorkerSettings {
 /** Scores one queued job and writes its outputs; a job at fault is a VqError (not retried). */
 export async function scoreQueuedJob(data: QueuedJobData): Promise<QueuedJobResult> {
   const spec = jobFromObject(data.line, data.where);
-  const lines: string[] = [];
-  const io: CliIo = { stdout: () => {}, stderr: (t) => void lines.push(...t.split("\n").filter(Boolean).map((l) => l.replace(/^vq: /, ""))), stderrIsTty: false };
   let done: BatchJobOutcome | undefined;
   for await (const d of scoreBatch([jobRequest(spec)], { concurrency: 1 })) done = d;
-  const code = await writeJobOutcome(spec, done!, io);
+  return writeQueuedOutcome(spec, done!);
+}
+
+/** Writes a scored job's outputs; its lines are the result (or, when it failed, the VqError). */
+async function writeQueuedOutcome(spec: BatchJobSpec, done: BatchJobOutcome): Promise<QueuedJobResult> {
+  const lines: string[] = [];
+  const io: CliIo = { stdout: () => {}, stderr: (t) => void lines.push(...t.split("\n").filter(Boolean).map((l) => l.replace(/^vq: /, ""))), stderrIsTty: false };
+  const code = await writeJobOutcome(spec, done, io);
   if (code === 1) throw new VqError(lines.join("\n"));
   return { code, lines };
+}
+
+/** Scores a chunk of a queued job (CHUNK_JOB): its features, for the merge. */
+export async function scoreQueuedChunk(data: QueuedJobData): Promise<ChunkScores> {
+  const spec = jobFromObject(data.line, data.where);
+  return scoreChunk(jobRequest(spec) as ScoreRequest, data.range!);
+}
+
+/** A chunked job's merge (MERGE_JOB): its chunks' features into the run's summary, written as `vq` writes it. */
+export async function mergeQueuedChunks(data: QueuedJobData, chunks: ChunkScores[]): Promise<QueuedJobResult> {
+  const spec = jobFromObject(data.line, data.where);
+  const t0 = performance.now();
+  const request = jobRequest(spec) as ScoreRequest;
+  const summary = await mergeChunks(request, chunks);
+  return writeQueuedOutcome(spec, { index: 0, outcomes: [{ distorted: request.distorted, summary }], seconds: (performance.now() - t0) / 1000 });
 }
 
 /** `vq worker`: runs until a signal stops the process. */
@@ -108,12 +128,14 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
   const say = (line: string) => {
     if (!w.quiet) io.stderr(`vq: worker: ${line}\n`);
   };
-  const worker = new Worker<QueuedJobData, QueuedJobResult>(
+  const worker = new Worker<QueuedJobData, QueuedJobResult | ChunkScores>(
     w.queue,
     async (job) => {
-      if (job.name !== SCORE_JOB) throw new UnrecoverableError(`unknown job kind "${job.name}" (a newer vq submitted it?)`);
       try {
-        return await scoreQueuedJob(job.data);
+        if (job.name === SCORE_JOB) return await scoreQueuedJob(job.data);
+        if (job.name === CHUNK_JOB) return await scoreQueuedChunk(job.data);
+        if (job.name === MERGE_JOB) return await mergeQueuedChunks(job.data, Object.values(await job.getChildrenValues<ChunkScores>()));
+        throw new UnrecoverableError(`unknown job kind "${job.name}" (a newer vq submitted it?)`);
       } catch (e) {
         // the job's own fault: retrying cannot help
         if (isVqError(e)) throw new UnrecoverableError(e.message);
@@ -122,7 +144,7 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
     },
     { connection, concurrency: w.concurrency, lockDuration: w.lockDuration, stalledInterval: w.lockDuration, maxStalledCount: 3, autorun: false },
   );
-  worker.on("completed", (job) => say(`${job.data.where}: scored`));
+  worker.on("completed", (job) => say(`${job.data.where}: ${job.name === CHUNK_JOB ? `frames ${job.data.range!.start} to ${job.data.range!.end} scored` : job.name === MERGE_JOB ? "chunks merged, written" : "scored"}`));
   // a job's own failure names it (FILE:LINE: ...) already
   worker.on("failed", (job, e) => io.stderr(`vq: worker: ${isVqError(e) || e.name === "UnrecoverableError" ? "" : `${job?.data.where ?? "a job"}: `}${e.message.split("\n").join("; ")}\n`));
   // ioredis reports each failed reconnection: one line per outage is enough
