@@ -1,8 +1,8 @@
 import { CompositeBackend, FeatureCollector, ResumedCollector, scoreVideos, VqError, warmUpStart, type PictureFormat, type VideoReader } from "@vq/core";
 import { chooseBackend } from "./backend.ts";
-import { prepareDistorted } from "./distorted-input.ts";
+import { prepareDistorted, type DistortedInput } from "./distorted-input.ts";
 import { RunOutput } from "./run-output.ts";
-import { decoding, expectedFeatures, frameTotal, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type ScoreRequest, type ScoreSummary } from "./score.ts";
+import { decoding, expectedFeatures, frameTotal, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type ParsedScoreRequest, type ScoreRequest, type ScoreSummary } from "./score.ts";
 
 /** Frames [start, end) of a run; `last` when the run ends at `end` (its temporal extractors' last frame). */
 export interface FrameRange {
@@ -53,10 +53,7 @@ export async function scoreChunk(request: ScoreRequest, range: FrameRange): Prom
   const plan = await planRun(r);
   const readers: VideoReader[] = [];
   try {
-    const ref = await openInput(r.reference, r.raw, decoding(r));
-    readers.push(ref);
-    const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
-    readers.push(prepared.reader);
+    const { ref, prepared } = await openRunInputs(r, readers);
     for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend } = await chooseBackend(r.backend, plan.features, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
     const warmUpFrom = warmUpStart(range.start, plan.features.map((f) => ({ definition: f.entry.definition, options: f.options })));
@@ -129,13 +126,19 @@ export async function runLength(request: ScoreRequest): Promise<number | undefin
   const r = parseRequest(scoreRequestSchema, request);
   const readers: VideoReader[] = [];
   try {
-    const ref = await openInput(r.reference, r.raw, decoding(r));
-    readers.push(ref);
-    const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
-    readers.push(prepared.reader);
+    const { ref, prepared } = await openRunInputs(r, readers);
     const dist = prepared.reader;
     return frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - prepared.skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - prepared.skipDist], r.frameCount);
   } finally {
     for (const reader of readers) await reader.close();
   }
+}
+
+/** A run's inputs opened as `score` opens them (conformed, with its frame skips), each pushed on `readers` to be closed. */
+async function openRunInputs(r: ParsedScoreRequest, readers: VideoReader[]): Promise<{ ref: VideoReader; prepared: DistortedInput }> {
+  const ref = await openInput(r.reference, r.raw, decoding(r));
+  readers.push(ref);
+  const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
+  readers.push(prepared.reader);
+  return { ref, prepared };
 }
