@@ -1,10 +1,9 @@
-import { existsSync } from "node:fs";
 import { VqError } from "@vq/core";
 import { DEFAULT_BATCH_CONCURRENCY, scoreBatch } from "@vq/score";
 import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
 import { BatchProgress } from "./batch-progress.ts";
-import { readJobFile, type BatchJobSpec } from "./job-file.ts";
+import { readJobFile, sortJobs, type BatchJobSpec } from "./job-file.ts";
 import { jobRequest, writeJobOutcome } from "./job-run.ts";
 import { batchChild } from "./batch-child.ts";
 import { gpuEnvironment, listGpus, parseGpus } from "../gpus/gpu-devices.ts";
@@ -81,19 +80,14 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
   const lines = readJobFile(b.jobs!);
   let failed = 0;
   let belowThreshold = 0;
-  let skipped = 0;
   /** Jobs that ran and failed (the others that failed never ran: their line was not a job). */
   let failedRuns = 0;
   const fail = (where: string, message: string) => {
     failed++;
     io.stderr(`vq: ${where}: ${message}\n`);
   };
-  const toRun: BatchJobSpec[] = [];
-  for (const line of lines) {
-    if (line.error) fail(line.where, line.error.message);
-    else if (line.job.writes.every((path) => existsSync(path))) skipped++;
-    else toRun.push(line.job);
-  }
+  const { invalid, done: skipped, pending: toRun } = sortJobs(lines);
+  for (const line of invalid) fail(line.where, line.error.message);
   const progress = new BatchProgress(toRun.length, io, io.stderrIsTty && !b.quiet);
   const notes = new Set<string>();
   const events = (index: number) => ({
@@ -124,7 +118,7 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
   }
   progress.end();
   if (!b.quiet) {
-    const counts = [`${toRun.length - failedRuns} scored`, `${skipped} already done`, `${failed} failed`];
+    const counts = [`${toRun.length - failedRuns} scored`, `${skipped.length} already done`, `${failed} failed`];
     if (belowThreshold) counts.push(`${belowThreshold} below a --threshold`);
     io.stderr(`vq: batch ${b.jobs}: ${lines.length} job${lines.length === 1 ? "" : "s"}: ${counts.join(", ")}\n`);
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { VqError } from "@vq/core";
 import { z } from "zod";
 import { parseArgs, type CliSettings } from "../args.ts";
@@ -90,4 +90,22 @@ export function jobFromObject(json: unknown, where: string): BatchJobSpec {
   const settings = parseArgs(argv);
   const outputs = distorted.length > 1 ? checkLadderSettings(settings)! : [output];
   return { where, line: parsed.data, settings, writes: [...outputs, ...(settings.report ? [settings.report] : [])], argv };
+}
+
+/** A jobs file's lines sorted for a run: lines that are not jobs (reported), jobs already done, jobs to run. */
+export interface SortedJobs {
+  invalid: { where: string; error: VqError }[];
+  /** Jobs whose outputs (and report) all exist: a rerun resumes after them. */
+  done: BatchJobSpec[];
+  pending: BatchJobSpec[];
+}
+
+export function sortJobs(lines: readonly JobLine[]): SortedJobs {
+  const sorted: SortedJobs = { invalid: [], done: [], pending: [] };
+  for (const line of lines) {
+    if (line.error) sorted.invalid.push(line);
+    else if (line.job.writes.every((path) => existsSync(path))) sorted.done.push(line.job);
+    else sorted.pending.push(line.job);
+  }
+  return sorted;
 }

@@ -1,11 +1,9 @@
-import { existsSync } from "node:fs";
 import { VqError } from "@vq/core";
-import { readJobFile } from "../batch/job-file.ts";
+import { jobFromObject, readJobFile, sortJobs } from "../batch/job-file.ts";
 import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
 import { planChunks, runLength, type FrameRange, type ScoreRequest } from "@vq/score";
 import type { Job } from "bullmq";
-import { jobFromObject } from "../batch/job-file.ts";
 import { jobRequest } from "../batch/job-run.ts";
 import { absoluteJobLine, CHUNK_JOB, chunkJobId, DEFAULT_QUEUE, MERGE_JOB, queuedJobId, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
 import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
@@ -75,16 +73,11 @@ export async function submitCommand(argv: readonly string[], io: CliIo): Promise
     return 0;
   }
   const lines = readJobFile(s.jobs!);
-  let failed = 0;
-  const toSubmit: QueuedJobData[] = [];
-  let skipped = 0;
-  for (const line of lines) {
-    if (line.error) {
-      failed++;
-      io.stderr(`vq: ${line.where}: ${line.error.message}\n`);
-    } else if (line.job.writes.every((p) => existsSync(p))) skipped++;
-    else toSubmit.push({ where: line.where, line: absoluteJobLine(line.job.line, process.cwd()) });
-  }
+  const { invalid, done, pending } = sortJobs(lines);
+  let failed = invalid.length;
+  for (const line of invalid) io.stderr(`vq: ${line.where}: ${line.error.message}\n`);
+  const skipped = done.length;
+  const toSubmit: QueuedJobData[] = pending.map((job) => ({ where: job.where, line: absoluteJobLine(job.line, process.cwd()) }));
   const connection = redisConnection(s.redis!);
   const { Queue, QueueEvents, FlowProducer } = await loadBullmq();
   const queue = new Queue<QueuedJobData, QueuedJobResult>(s.queue, { connection });
@@ -132,7 +125,7 @@ export async function submitCommand(argv: readonly string[], io: CliIo): Promise
         for (const l of reason.split("\n")) io.stderr(`vq: ${l.startsWith(data.where) ? l : `${data.where}: ${l}`}\n`);
       }
     }
-    if (!s.quiet) io.stderr(`vq: ${jobs.length - (failed - lines.filter((l) => l.error).length)} of ${jobs.length} submitted jobs succeeded\n`);
+    if (!s.quiet) io.stderr(`vq: ${jobs.length - (failed - invalid.length)} of ${jobs.length} submitted jobs succeeded\n`);
     return failed ? 1 : belowThreshold ? THRESHOLD_FAILED_EXIT_CODE : 0;
   } finally {
     await events?.close();
