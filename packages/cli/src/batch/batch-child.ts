@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { isVqError } from "@vq/core";
-import { scoreBatch, type BatchJob } from "@vq/score";
+import { scoreBatch, scoreChunk, type BatchJob, type FrameRange, type ScoreRequest } from "@vq/score";
 import type { ChildJob, ChildResult } from "../gpus/gpu-processes.ts";
 import type { CliIo } from "../run-setup.ts";
 import { jobFromObject, type BatchJobSpec } from "./job-file.ts";
@@ -8,22 +8,29 @@ import { jobRequest, writeJobOutcome } from "./job-run.ts";
 
 /**
  * `vq batch --child`: the process of one GPU under `vq batch --gpus`. Jobs come on standard
- * input as they are handed out (one JSON object a line: where, line); each finished job is
- * one JSON line on standard output (where, code, lines). Ends when its input ends.
+ * input as they are handed out (one JSON object a line: where, line, and range for a chunk);
+ * each finished job or chunk is one JSON line on standard output (where, range, code, lines,
+ * chunk). Ends when its input ends.
  */
 export async function batchChild(concurrency: number, io: CliIo): Promise<number> {
   const specs: BatchJobSpec[] = [];
+  const chunks: Promise<void>[] = [];
   const say = (r: ChildResult) => io.stdout(`${JSON.stringify(r)}\n`);
   async function* requests(): AsyncGenerator<BatchJob> {
     for await (const text of createInterface({ input: process.stdin })) {
       const job = JSON.parse(text) as ChildJob;
       try {
         const spec = jobFromObject(job.line, job.where);
+        if (job.range) {
+          // a chunk runs beside the batch's jobs: the parent hands out no more than --concurrency at once
+          chunks.push(scoreChildChunk(spec, job.range).then(say));
+          continue;
+        }
         specs.push(spec);
         yield jobRequest(spec);
       } catch (e) {
         if (!isVqError(e)) throw e;
-        say({ where: job.where, code: 1, lines: [`${job.where}: ${e.message}`] });
+        say({ where: job.where, range: job.range, code: 1, lines: [`${job.where}: ${e.message}`] });
       }
     }
   }
@@ -33,5 +40,16 @@ export async function batchChild(concurrency: number, io: CliIo): Promise<number
     const code = await writeJobOutcome(spec, done, { stdout: () => {}, stderr: (t) => void lines.push(...t.split("\n").filter(Boolean).map((l) => l.replace(/^vq: /, ""))), stderrIsTty: false });
     say({ where: spec.where, code, lines });
   }
+  await Promise.all(chunks);
   return 0;
+}
+
+/** A chunk of a job (`vq batch --gpus --chunk-frames`): its scores, or its error as a failed job's line. */
+async function scoreChildChunk(spec: BatchJobSpec, range: FrameRange): Promise<ChildResult> {
+  try {
+    return { where: spec.where, range, code: 0, lines: [], chunk: await scoreChunk(jobRequest(spec) as ScoreRequest, range) };
+  } catch (e) {
+    if (!isVqError(e)) throw e;
+    return { where: spec.where, range, code: 1, lines: [`${spec.where}: frames ${range.start} to ${range.end - 1}: ${e.message}`] };
+  }
 }

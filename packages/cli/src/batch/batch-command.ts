@@ -1,5 +1,5 @@
-import { VqError } from "@vq/core";
-import { DEFAULT_BATCH_CONCURRENCY, scoreBatch } from "@vq/score";
+import { isVqError, VqError } from "@vq/core";
+import { DEFAULT_BATCH_CONCURRENCY, scoreBatch, type ChunkScores } from "@vq/score";
 import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
 import { BatchProgress } from "./batch-progress.ts";
@@ -7,9 +7,10 @@ import { readJobFile, sortJobs, type BatchJobSpec } from "./job-file.ts";
 import { jobRequest, writeJobOutcome } from "./job-run.ts";
 import { batchChild } from "./batch-child.ts";
 import { gpuEnvironment, listGpus, parseGpus } from "../gpus/gpu-devices.ts";
-import { scoreOnProcesses, type ChildSlot } from "../gpus/gpu-processes.ts";
+import { scoreOnProcesses, type ChildJob, type ChildSlot } from "../gpus/gpu-processes.ts";
+import { jobChunks, mergedOutcome } from "./job-chunks.ts";
 
-export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [--gpus all|N|LIST] [-q]
+export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [--gpus all|N|LIST [--chunk-frames N]] [-q]
 
 Scores many jobs in one process: the GPU device and its kernels are set up once, and the
 next job's inputs are opened and decoded while the one before it computes. JOBS.jsonl
@@ -28,6 +29,9 @@ running it again; delete an output to score its job again. A job that fails is r
       --gpus all|N|LIST every GPU of the host, the first N, or a comma list of indexes or
                         PCI bus ids: one process per GPU, each job to the next free one
                         (Linux, Mesa's Vulkan device-select layer: docs/batch.md)
+      --chunk-frames N  with --gpus: a job longer than N frames is scored in ranges of N
+                        frames spread over the GPUs, merged into exactly the whole run's
+                        output (each range also reads the frames motion needs before it)
   -q, --quiet           only errors on stderr (no progress, no notes, no summary)
       --help            this text
 
@@ -42,6 +46,8 @@ interface BatchSettings {
   help: boolean;
   /** --gpus: one process per GPU. */
   gpus?: string;
+  /** --chunk-frames: under --gpus, longer jobs go out in frame ranges of this many frames. */
+  chunkFrames?: number;
   /** One GPU's process under --gpus (batch-child.ts). */
   child: boolean;
 }
@@ -57,7 +63,11 @@ export function parseBatchArgs(argv: readonly string[]): BatchSettings {
       b.gpus = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
       if (!b.gpus) throw new VqError("option --gpus needs a value: all, a count, or a list of GPUs");
     }
-    else if (arg === "--concurrency" || arg.startsWith("--concurrency=")) {
+    else if (arg === "--chunk-frames" || arg.startsWith("--chunk-frames=")) {
+      const v = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 10_000_000) throw new VqError(`invalid argument "${v ?? ""}" for --chunk-frames: expected an integer from 1 to 10000000`);
+      b.chunkFrames = Number(v);
+    } else if (arg === "--concurrency" || arg.startsWith("--concurrency=")) {
       const v = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
       if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new VqError(`invalid argument "${v ?? ""}" for --concurrency: expected an integer from 1 to 64`);
       b.concurrency = Number(v);
@@ -65,6 +75,7 @@ export function parseBatchArgs(argv: readonly string[]): BatchSettings {
     else if (b.jobs !== undefined) throw new VqError(`unexpected argument "${arg}": vq batch takes one JOBS.jsonl file`);
     else b.jobs = arg;
   }
+  if (b.chunkFrames !== undefined && b.gpus === undefined) throw new VqError("option --chunk-frames splits long jobs over GPUs: give --gpus too (in one process a job is scored whole)");
   if (!b.help && !b.child && b.jobs === undefined) throw new VqError("vq batch needs a jobs file: vq batch JOBS.jsonl (see vq batch --help)");
   return b;
 }
@@ -110,7 +121,7 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     // one process per GPU, each pinned to its own (ADR 0037), jobs handed out as they finish
     const gpus = parseGpus(b.gpus, listGpus());
     const slots = gpus.map((g) => ({ label: `GPU ${g.busId}`, env: gpuEnvironment(g) }));
-    await runOnProcesses(toRun, slots, b.concurrency, io, progress, counted);
+    await runOnProcesses(toRun, slots, { concurrency: b.concurrency, chunkFrames: b.chunkFrames }, io, progress, counted);
   } else {
     for await (const done of scoreBatch(toRun.map(jobRequest), { concurrency: b.concurrency, events })) {
       counted(done.index, await writeJobOutcome(toRun[done.index]!, done, { ...io, stderr: (t) => progress.interrupt(() => io.stderr(t)) }));
@@ -125,18 +136,56 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
   return failed ? 1 : belowThreshold ? THRESHOLD_FAILED_EXIT_CODE : 0;
 }
 
-/** The jobs scored by one child process per slot (`vq batch --child`), their lines said here. */
-export async function runOnProcesses(toRun: readonly BatchJobSpec[], slots: readonly ChildSlot[], concurrency: number, io: CliIo, progress: BatchProgress, counted: (index: number, code: number) => void): Promise<void> {
+interface ProcessesSettings {
+  concurrency: number;
+  chunkFrames?: number;
+  /** The child process's command (default: this vq's `batch --child`). */
+  command?: readonly string[];
+}
+
+/**
+ * The jobs scored by one child process per slot (`vq batch --child`), their lines said here.
+ * With `chunkFrames`, a job longer than that goes out in frame ranges that any process
+ * scores, merged here into the job's output once all are in (ADR 0038).
+ */
+export async function runOnProcesses(toRun: readonly BatchJobSpec[], slots: readonly ChildSlot[], how: ProcessesSettings, io: CliIo, progress: BatchProgress, counted: (index: number, code: number) => void): Promise<void> {
+  const { concurrency, chunkFrames } = how;
+  const say = (lines: readonly string[]) => {
+    for (const l of lines) progress.interrupt(() => io.stderr(`vq: ${l}\n`));
+  };
   const index = new Map(toRun.map((job, i) => [job.where, i]));
-  const command = [process.execPath, process.argv[1]!, "batch", "--child", "--concurrency", String(concurrency)];
-  await scoreOnProcesses(
-    toRun.map((job) => ({ where: job.where, line: job.line })),
-    slots,
-    command,
-    concurrency,
-    (r) => {
-      for (const l of r.lines) progress.interrupt(() => io.stderr(`vq: ${l}\n`));
-      counted(index.get(r.where)!, r.code);
-    },
-  );
+  const chunked = new Map<string, { ranges: number; chunks: ChunkScores[]; failed: boolean; t0: number }>();
+  const merges: Promise<void>[] = [];
+  const jobs: ChildJob[] = [];
+  for (const job of toRun) {
+    // inputs that cannot be opened here are sent whole: the process scoring them says why
+    const ranges = chunkFrames ? await jobChunks(job, chunkFrames).catch((e) => (isVqError(e) ? undefined : Promise.reject(e))) : undefined;
+    if (ranges) chunked.set(job.where, { ranges: ranges.length, chunks: [], failed: false, t0: performance.now() });
+    jobs.push(...(ranges ?? [undefined]).map((range) => ({ where: job.where, line: job.line, range })));
+  }
+  const command = how.command ?? [process.execPath, process.argv[1]!, "batch", "--child", "--concurrency", String(concurrency)];
+  await scoreOnProcesses(jobs, slots, command, concurrency, (r) => {
+    const i = index.get(r.where)!;
+    const job = chunked.get(r.where);
+    if (!job) {
+      say(r.lines);
+      counted(i, r.code);
+    } else if (job.failed) return; // its first failed chunk was said
+    else if (r.code !== 0) {
+      job.failed = true;
+      say(r.lines);
+      counted(i, r.code);
+    } else if (job.chunks.push(r.chunk!) === job.ranges) {
+      const out = { ...io, stderr: (t: string) => progress.interrupt(() => io.stderr(t)) };
+      merges.push(mergedOutcome(toRun[i]!, job.chunks, (performance.now() - job.t0) / 1000).then(
+        (outcome) => writeJobOutcome(toRun[i]!, outcome, out).then((code) => counted(i, code)),
+        (e) => {
+          if (!isVqError(e)) throw e;
+          say([`${r.where}: ${e.message}`]);
+          counted(i, 1);
+        },
+      ));
+    }
+  });
+  await Promise.all(merges);
 }

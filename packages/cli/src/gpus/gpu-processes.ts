@@ -1,20 +1,30 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { trackChildProcess } from "@vq/core";
+import type { ChunkScores, FrameRange } from "@vq/score";
 import type { JobLineFields } from "../batch/job-file.ts";
 
-/** A job handed to a child process: its line and FILE:LINE. */
+/** A job handed to a child process: its line and FILE:LINE, and for a chunk of it (--chunk-frames) the frames. */
 export interface ChildJob {
   where: string;
   line: JobLineFields;
+  range?: FrameRange;
 }
 
-/** What a child process says of a finished job: the exit code a run of it alone would have, and its lines. */
+/**
+ * What a child process says of a finished job: the exit code a run of it alone would have,
+ * and its lines; for a chunk (code 0), its scores, which the parent merges.
+ */
 export interface ChildResult {
   where: string;
+  range?: FrameRange;
   code: number;
   lines: string[];
+  chunk?: ChunkScores;
 }
+
+/** A job's or chunk's key among those handed out. */
+const childJobKey = (j: { where: string; range?: FrameRange }) => (j.range ? `${j.where}#${j.range.start}` : j.where);
 
 /** One process to start: a name for messages and the environment that pins it to its GPU. */
 export interface ChildSlot {
@@ -65,7 +75,7 @@ export async function scoreOnProcesses(
   const feed = (p: Running) => {
     while (p.stdinOpen && p.outstanding.size < concurrency && waiting.length) {
       const job = waiting.shift()!;
-      p.outstanding.set(job.where, job);
+      p.outstanding.set(childJobKey(job), job);
       p.child.stdin!.write(`${JSON.stringify(job)}\n`);
     }
   };
@@ -78,7 +88,7 @@ export async function scoreOnProcesses(
     child.stdin!.on("error", () => {}); // a dead child's pipe: its jobs move on below
     createInterface({ input: child.stdout! }).on("line", (text) => {
       const r = JSON.parse(text) as ChildResult;
-      p.outstanding.delete(r.where);
+      p.outstanding.delete(childJobKey(r));
       feed(p);
       finish(r);
     });
@@ -91,7 +101,7 @@ export async function scoreOnProcesses(
       waiting.unshift(...lost);
       const others = [...running].filter((o) => o.stdinOpen);
       if (others.length) for (const o of others) feed(o);
-      else for (const job of waiting.splice(0)) finish({ where: job.where, code: 1, lines: [`${job.where}: the process for ${slot.label} ended (${signal ?? `exit code ${code}`}) before scoring it, and no other was left`] });
+      else for (const job of waiting.splice(0)) finish({ where: job.where, range: job.range, code: 1, lines: [`${job.where}: the process for ${slot.label} ended (${signal ?? `exit code ${code}`}) before scoring it, and no other was left`] });
     });
     feed(p);
   };

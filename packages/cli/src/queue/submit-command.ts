@@ -2,9 +2,8 @@ import { VqError } from "@vq/core";
 import { jobFromObject, readJobFile, sortJobs } from "../batch/job-file.ts";
 import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
-import { planChunks, runLength, type FrameRange, type ScoreRequest } from "@vq/score";
 import type { Job } from "bullmq";
-import { jobRequest } from "../batch/job-run.ts";
+import { jobChunks } from "../batch/job-chunks.ts";
 import { absoluteJobLine, CHUNK_JOB, chunkJobId, DEFAULT_QUEUE, MERGE_JOB, queuedJobId, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
 import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
 import { optionValue, positiveInteger, queueName } from "./worker-command.ts";
@@ -92,7 +91,7 @@ export async function submitCommand(argv: readonly string[], io: CliIo): Promise
     const jobs: { job: Job<QueuedJobData, QueuedJobResult>; data: QueuedJobData; chunks?: string[] }[] = [];
     for (const data of toSubmit) {
       const id = queuedJobId(data.line);
-      const ranges = s.chunkFrames ? await chunkRanges(data, s.chunkFrames) : undefined;
+      const ranges = s.chunkFrames ? await jobChunks(jobFromObject(data.line, data.where), s.chunkFrames) : undefined;
       // A finished job of the same id (its output since deleted, or it failed), and its chunks: replaced, so it runs again.
       for (const jobId of [id, ...(ranges ?? []).map((r) => chunkJobId(id, r))]) {
         const old = await queue.getJob(jobId);
@@ -134,11 +133,3 @@ export async function submitCommand(argv: readonly string[], io: CliIo): Promise
   }
 }
 
-/** A job's chunks under --chunk-frames; undefined for a ladder or a run whose length the inputs do not tell (queued whole). */
-async function chunkRanges(data: QueuedJobData, chunkFrames: number): Promise<FrameRange[] | undefined> {
-  if (typeof data.line.distorted !== "string") return undefined;
-  const spec = jobFromObject(data.line, data.where);
-  if (spec.settings.align !== undefined) return undefined;
-  const frames = await runLength(jobRequest(spec) as ScoreRequest);
-  return frames === undefined ? undefined : planChunks(frames, chunkFrames);
-}

@@ -1,7 +1,8 @@
 import { isVqError, trackChildProcess, VqError } from "@vq/core";
-import { mergeChunks, scoreBatch, scoreChunk, type BatchJobOutcome, type ChunkScores, type ScoreRequest } from "@vq/score";
+import { scoreBatch, scoreChunk, type BatchJobOutcome, type ChunkScores, type ScoreRequest } from "@vq/score";
 import { jobFromObject, type BatchJobSpec } from "../batch/job-file.ts";
 import { jobRequest, writeJobOutcome } from "../batch/job-run.ts";
+import { mergedOutcome } from "../batch/job-chunks.ts";
 import type { CliIo } from "../run-setup.ts";
 import { gpuEnvironment, listGpus, parseGpus, type PciGpu } from "../gpus/gpu-devices.ts";
 import { CHUNK_JOB, DEFAULT_QUEUE, MERGE_JOB, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
@@ -110,9 +111,7 @@ export async function scoreQueuedChunk(data: QueuedJobData): Promise<ChunkScores
 export async function mergeQueuedChunks(data: QueuedJobData, chunks: ChunkScores[]): Promise<QueuedJobResult> {
   const spec = jobFromObject(data.line, data.where);
   const t0 = performance.now();
-  const request = jobRequest(spec) as ScoreRequest;
-  const summary = await mergeChunks(request, chunks);
-  return writeQueuedOutcome(spec, { index: 0, outcomes: [{ distorted: request.distorted, summary }], seconds: (performance.now() - t0) / 1000 });
+  return writeQueuedOutcome(spec, await mergedOutcome(spec, chunks, (performance.now() - t0) / 1000));
 }
 
 /** `vq worker`: runs until a signal stops the process. */
