@@ -2,11 +2,11 @@
 // --wait` on a BullMQ queue served by `vq worker --gpus 1` and then by `--gpus G` (one
 // worker per GPU), and the same job by `vq batch --gpus 1|G --chunk-frames N`. Prints the
 // times and the speed-ups and checks every output against a single `vq` run (fps aside).
-// Inputs: a Y4M pair of --frames frames, a 240-frame ffmpeg clip repeated (seekable: a
-// chunk reads only its own frames). Needs redis-server on PATH (started on 127.0.0.1). Usage:
-//   bun tools/bench-chunked.ts --gpus G [--frames 10000] [--chunk-frames 1000] [--ffmpeg PATH] [--dir DIR] [-- extra vq args]
+// Inputs: a synthetic 1080p Y4M pair of --frames frames, a 48-frame clip repeated (made
+// here, no ffmpeg needed). Needs redis-server on PATH (started on 127.0.0.1). Usage:
+//   bun tools/bench-chunked.ts --gpus G [--frames 10000] [--chunk-frames 1000] [--dir DIR] [-- extra vq args]
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestRedis } from "../packages/cli/src/testing/redis-server.ts";
@@ -14,7 +14,6 @@ import { benchArgs } from "./bench-args.ts";
 import { jsonWithoutFps, timedRun } from "./bench-process.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
-const ffmpeg = get("--ffmpeg", "ffmpeg");
 const gpus = get("--gpus", "2");
 const frames = Number(get("--frames", "10000"));
 const chunkFrames = get("--chunk-frames", "1000");
@@ -23,57 +22,86 @@ mkdirSync(dir, { recursive: true });
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 const vq = (args: string[]) => timedRun(process.execPath, [cli, ...args]);
 
-const clipFrames = 240;
+const W = 1920;
+const H = 1080;
+const CLIP = 48;
 
-/** A Y4M file of `count` frames: the clip's frames over and over. */
-function repeatedY4m(clip: string, count: number, path: string): void {
-  const bytes = readFileSync(clip);
-  const headerEnd = bytes.indexOf(0x0a) + 1;
-  const frameBytes = (bytes.length - headerEnd) / clipFrames;
+/** A clip of CLIP frames: a pattern drifting 2 pixels a frame; distorted, with noise added. Deterministic. */
+function clip(distorted: boolean): Uint8Array[] {
+  const span = W + 2 * CLIP;
+  const base = new Uint8Array(span * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < span; x++) base[y * span + x] = Math.round(128 + 60 * Math.sin(x / 9) * Math.cos(y / 7) + 30 * Math.sin((x + y) / 23));
+  let seed = 12345;
+  const noise = new Int8Array(W * H + 61 * CLIP).map(() => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), ((seed >>> 16) % 25) - 12));
+  return Array.from({ length: CLIP }, (_, t) => {
+    const f = new Uint8Array(W * H * 1.5).fill(128);
+    for (let y = 0; y < H; y++) {
+      const row = base.subarray(y * span + 2 * t, y * span + 2 * t + W);
+      if (!distorted) f.set(row, y * W);
+      else for (let x = 0; x < W; x++) f[y * W + x] = Math.max(0, Math.min(255, row[x]! + noise[y * W + x + t * 61]!));
+    }
+    return f;
+  });
+}
+
+/** A Y4M file of `count` frames: the clip over and over (seekable: a chunk reads only its own frames). */
+function repeatedY4m(frames: Uint8Array[], count: number, path: string): void {
   const fd = openSync(path, "w");
-  writeSync(fd, bytes.subarray(0, headerEnd));
+  writeSync(fd, `YUV4MPEG2 W${W} H${H} F24:1 Ip A1:1 C420jpeg\n`);
   for (let i = 0; i < count; i++) {
-    const at = headerEnd + (i % clipFrames) * frameBytes;
-    writeSync(fd, bytes.subarray(at, at + frameBytes));
+    writeSync(fd, "FRAME\n");
+    writeSync(fd, frames[i % frames.length]!);
   }
   closeSync(fd);
 }
+
 const ref = join(dir, `ref-${frames}.y4m`);
 const dist = join(dir, `dist-${frames}.y4m`);
 if (!existsSync(ref) || !existsSync(dist)) {
-  const refClip = join(dir, "ref-clip.y4m");
-  const distClip = join(dir, "dist-clip.y4m");
-  timedRun(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=s=1920x1080:r=24:d=${clipFrames / 24}`, "-pix_fmt", "yuv420p", refClip]);
-  timedRun(ffmpeg, ["-v", "error", "-y", "-i", refClip, "-vf", "noise=alls=12:allf=t", "-pix_fmt", "yuv420p", distClip]);
-  repeatedY4m(refClip, frames, ref);
-  repeatedY4m(distClip, frames, dist);
+  repeatedY4m(clip(false), frames, ref);
+  repeatedY4m(clip(true), frames, dist);
 }
 const args = ["--json", "--backend", "gpu", ...extra];
 const single = join(dir, "single.json");
 const singleMs = vq([...args, "-r", ref, "-d", dist, "-o", single]);
 const line = (output: string) => JSON.stringify({ reference: ref, distorted: dist, output, args });
 
+/** `vq ARGS` to its end, in ms; rejects when it fails or when `worker` ends first (the submit would wait forever). */
+function vqWhileWorking(a: string[], worker: ReturnType<typeof spawn>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn(process.execPath, [cli, ...a], { stdio: ["ignore", "ignore", "inherit"] });
+    const died = () => (p.kill("SIGKILL"), reject(new Error(`the worker ended (exit code ${worker.exitCode})`)));
+    worker.once("exit", died);
+    p.once("exit", (code) => {
+      worker.off("exit", died);
+      if (code === 0) resolve(performance.now() - t0);
+      else reject(new Error(`vq ${a.join(" ")} failed (${code})`));
+    });
+  });
+}
+
 /** One queue run: a worker per GPU (warmed by a short job), the long job submitted and waited for. */
 async function queued(g: string): Promise<{ ms: number; output: string }> {
   const redis = await TestRedis.start();
   const worker = spawn(process.execPath, [cli, "worker", "--redis", redis.url, "--gpus", g, "-q"], { stdio: ["ignore", "ignore", "inherit"] });
   try {
-    await Bun.sleep(1000);
-    if (worker.exitCode !== null) throw new Error(`vq worker --gpus ${g} ended (exit code ${worker.exitCode})`);
     const warm = join(dir, `warm-${g}.json`);
     rmSync(warm, { force: true });
     const warmJobs = join(dir, `warm-${g}.jsonl`);
     writeFileSync(warmJobs, JSON.stringify({ reference: ref, distorted: dist, output: warm, args: [...args, "--frame_cnt", "48"] }) + "\n");
-    vq(["submit", "--redis", redis.url, "--wait", "-q", warmJobs]);
+    await vqWhileWorking(["submit", "--redis", redis.url, "--wait", "-q", warmJobs], worker);
     const output = join(dir, `queue-${g}.json`);
     rmSync(output, { force: true });
     const jobs = join(dir, `queue-${g}.jsonl`);
     writeFileSync(jobs, line(output) + "\n");
-    return { ms: vq(["submit", "--redis", redis.url, "--chunk-frames", chunkFrames, "--wait", "-q", jobs]), output };
+    return { ms: await vqWhileWorking(["submit", "--redis", redis.url, "--chunk-frames", chunkFrames, "--wait", "-q", jobs], worker), output };
   } finally {
-    const exited = new Promise((resolve) => worker.once("exit", resolve));
-    worker.kill("SIGTERM");
-    await exited;
+    if (worker.exitCode === null) {
+      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      worker.kill("SIGTERM");
+      await exited;
+    }
     await redis.close();
   }
 }
@@ -94,10 +122,10 @@ const report = (what: string, r: { ms: number; output: string }) => {
 };
 console.log(`one ${frames}-frame 1080p job (Y4M), chunks of ${chunkFrames}, ${extra.join(" ") || "VMAF v0.6.1"}`);
 console.log(`  single vq run: ${(singleMs / 1000).toFixed(2)} s (${(frames / (singleMs / 1000)).toFixed(0)} fps)`);
-const q1 = await queued("1");
-const qg = await queued(gpus);
 const b1 = batched("1");
 const bg = batched(gpus);
-const ok = [report("queue, 1 worker (1 GPU)", q1), report(`queue, ${gpus} workers (${gpus} GPUs)`, qg), report("vq batch --gpus 1", b1), report(`vq batch --gpus ${gpus}`, bg)].every(Boolean);
-console.log(`  speed-up: queue ${(q1.ms / qg.ms).toFixed(2)}x, batch ${(b1.ms / bg.ms).toFixed(2)}x`);
+const q1 = await queued("1");
+const qg = await queued(gpus);
+const ok = [report("vq batch --gpus 1", b1), report(`vq batch --gpus ${gpus}`, bg), report("queue, 1 worker (1 GPU)", q1), report(`queue, ${gpus} workers (${gpus} GPUs)`, qg)].every(Boolean);
+console.log(`  speed-up with ${gpus} GPUs: vq batch ${(b1.ms / bg.ms).toFixed(2)}x, queue ${(q1.ms / qg.ms).toFixed(2)}x`);
 if (!ok) process.exit(1);
