@@ -13,13 +13,15 @@ export function formatFixed(x: number, digits: number): string {
   return negative ? "-" + s : s;
 }
 
-/** True when |x| * 10^digits lies exactly halfway between two integers. */
+/**
+ * True when |x| * 10^digits lies exactly halfway between two integers: x * 10^digits * 2 is
+ * then odd, which (x being a dyadic rational) holds exactly when x * 2^(digits+1) is an odd
+ * integer. Scaling by a power of two is exact, so no BigInt is needed (writers call this for
+ * every number they print).
+ */
 function isExactTie(x: number, digits: number): boolean {
-  const { mantissa, exponent } = decompose(x);
-  if (exponent >= 0) return false; // an integer times a power of two: never a tie after scaling
-  const scaled = mantissa * 10n ** BigInt(digits);
-  const denominator = 1n << BigInt(-exponent);
-  return (scaled % denominator) * 2n === denominator;
+  const y = x * 2 ** (digits + 1);
+  return Number.isInteger(y) && y % 2 === 1;
 }
 
 function roundTieToEven(x: number, digits: number): string {
