@@ -6,13 +6,14 @@
 // here, no ffmpeg needed). Needs redis-server on PATH (started on 127.0.0.1). Usage:
 //   bun tools/bench-chunked.ts --gpus G [--frames 10000] [--chunk-frames 1000] [--concurrency 2] [--dir DIR] [--timeline] [-- extra vq args]
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { TestRedis } from "../packages/cli/src/testing/redis-server.ts";
 import { benchArgs } from "./bench-args.ts";
 import { jsonWithoutFps, timedRun } from "./bench-process.ts";
+import { syntheticPair } from "./synthetic-y4m.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
 const gpus = get("--gpus", "2");
@@ -25,45 +26,7 @@ mkdirSync(dir, { recursive: true });
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 const vq = (args: string[]) => timedRun(process.execPath, [cli, ...args]);
 
-const W = 1920;
-const H = 1080;
-const CLIP = 48;
-
-/** A clip of CLIP frames: a pattern drifting 2 pixels a frame; distorted, with noise added. Deterministic. */
-function clip(distorted: boolean): Uint8Array[] {
-  const span = W + 2 * CLIP;
-  const base = new Uint8Array(span * H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < span; x++) base[y * span + x] = Math.round(128 + 60 * Math.sin(x / 9) * Math.cos(y / 7) + 30 * Math.sin((x + y) / 23));
-  let seed = 12345;
-  const noise = new Int8Array(W * H + 61 * CLIP).map(() => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), ((seed >>> 16) % 25) - 12));
-  return Array.from({ length: CLIP }, (_, t) => {
-    const f = new Uint8Array(W * H * 1.5).fill(128);
-    for (let y = 0; y < H; y++) {
-      const row = base.subarray(y * span + 2 * t, y * span + 2 * t + W);
-      if (!distorted) f.set(row, y * W);
-      else for (let x = 0; x < W; x++) f[y * W + x] = Math.max(0, Math.min(255, row[x]! + noise[y * W + x + t * 61]!));
-    }
-    return f;
-  });
-}
-
-/** A Y4M file of `count` frames: the clip over and over (seekable: a chunk reads only its own frames). */
-function repeatedY4m(frames: Uint8Array[], count: number, path: string): void {
-  const fd = openSync(path, "w");
-  writeSync(fd, `YUV4MPEG2 W${W} H${H} F24:1 Ip A1:1 C420jpeg\n`);
-  for (let i = 0; i < count; i++) {
-    writeSync(fd, "FRAME\n");
-    writeSync(fd, frames[i % frames.length]!);
-  }
-  closeSync(fd);
-}
-
-const ref = join(dir, `ref-${frames}.y4m`);
-const dist = join(dir, `dist-${frames}.y4m`);
-if (!existsSync(ref) || !existsSync(dist)) {
-  repeatedY4m(clip(false), frames, ref);
-  repeatedY4m(clip(true), frames, dist);
-}
+const { reference: ref, distorted: dist } = syntheticPair(dir, frames);
 const args = ["--json", "--backend", "gpu", ...extra];
 const single = join(dir, "single.json");
 const singleMs = vq([...args, "-r", ref, "-d", dist, "-o", single]);
