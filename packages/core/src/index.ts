@@ -6,7 +6,7 @@ export type { PictureFormat, PixelFormat, Plane, PlaneLayout, Samples } from "./
 export { BufferedReader, openFileSource, streamSource } from "./readers/byte-source.ts";
 export type { ByteSource } from "./readers/byte-source.ts";
 export { FrameBufferPool } from "./readers/video-reader.ts";
-export type { FrameFile, VideoReader } from "./readers/video-reader.ts";
+export type { FrameFile, FrameFileSource, VideoReader } from "./readers/video-reader.ts";
 export { positionalFrameFile } from "./readers/frame-file.ts";
 export { Y4mReader, parseColourSpace, parseY4mHeader } from "./readers/y4m-reader.ts";
 export { RawYuvReader } from "./readers/yuv-reader.ts";
@@ -34,7 +34,7 @@ export { writeCsv, writeSub, writeXml } from "./output/text-formats.ts";
 export { ThreadedCpuBackend } from "./extraction/threaded-backend.ts";
 export type { ThreadedExtractor } from "./extraction/threaded-backend.ts";
 export { serveExtractors } from "./extraction/extraction-worker.ts";
-export type { RecordedWrite, WorkerExtractorSpec } from "./extraction/worker-protocol.ts";
+export type { FrameSpan, RecordedWrite, SpanInputs, WorkerExtractorSpec } from "./extraction/worker-protocol.ts";
 export { memoryReader } from "./readers/memory-reader.ts";
 export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLayout } from "./readers/video-frame-reader.ts";
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./readers/ffmpeg-reader.ts";

@@ -108,19 +108,25 @@ function watched(reader: VideoReader, prints: number[]): VideoReader {
  */
 function watchedFile(file: FrameFile, band: { from: number; length: number }, prints: number[]): FrameFile {
   const free: Uint8Array[] = [];
+  const look = async (index: number, read: Promise<void>) => {
+    const bytes = free.pop() ?? new Uint8Array(band.length);
+    try {
+      await Promise.all([read, file.read(index, bytes, false, band.from)]);
+      prints[index] = lumaFingerprint(bytes);
+    } finally {
+      free.push(bytes);
+    }
+  };
   return {
     name: file.name,
     frameCount: file.frameCount,
     frameBytes: file.frameBytes,
+    source: file.source,
     async read(index, into, markerRoom, from) {
       if (from) return file.read(index, into, markerRoom, from);
-      const bytes = free.pop() ?? new Uint8Array(band.length);
-      try {
-        await Promise.all([file.read(index, into, markerRoom), file.read(index, bytes, false, band.from)]);
-        prints[index] = lumaFingerprint(bytes);
-      } finally {
-        free.push(bytes);
-      }
+      await look(index, file.read(index, into, markerRoom));
     },
+    // a worker reads the frame (--threads): the band alone, read here
+    readElsewhere: (index) => look(index, Promise.resolve()),
   };
 }

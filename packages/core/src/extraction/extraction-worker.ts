@@ -3,7 +3,8 @@ import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
 import { packedLayout, Picture, type PictureFormat, type PlaneLayout } from "../picture.ts";
 import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
-import { serveWorker } from "./worker-thread.ts";
+import { serveWorker, type WorkerChannel } from "./worker-thread.ts";
+import { SpanScorer } from "./span-scoring.ts";
 
 /** A collector that records writes instead of keeping them (the main thread replays them). */
 class RecordingCollector extends FeatureCollector {
@@ -23,7 +24,10 @@ class RecordingCollector extends FeatureCollector {
  */
 export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureExtractor<PicturePair> | Promise<FeatureExtractor<PicturePair>>): void {
   let extractors: FeatureExtractor<PicturePair>[] = [];
+  let specs: WorkerExtractorSpec[] = [];
   let format: PictureFormat | undefined;
+  /** Set once the worker reads its own frames: spans instead of frames. */
+  let spans: SpanScorer | undefined;
   let layouts: PlaneLayout[] = [];
   const recorders: RecordingCollector[] = [];
 
@@ -33,11 +37,18 @@ export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureEx
     return w;
   });
 
-  serveWorker<ToWorker, FromWorker>(async (m, scope) => {
+  // One message at a time, in order: a span must not start while the files are still opening.
+  let queue = Promise.resolve();
+  serveWorker<ToWorker, FromWorker>((m, scope) => {
+    queue = queue.then(() => handle(m, scope));
+  });
+
+  async function handle(m: ToWorker, scope: WorkerChannel<FromWorker>): Promise<void> {
     try {
       switch (m.type) {
         case "init":
           format = m.format;
+          specs = m.specs;
           layouts = packedLayout(m.format).planes;
           extractors = await Promise.all(m.specs.map(create));
           for (const e of extractors) {
@@ -52,8 +63,15 @@ export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureEx
           scope.post({ type: "frame", index: m.index, writes: take() });
           break;
         }
+        case "files":
+          spans = SpanScorer.open(m.files, format!, specs, extractors, create);
+          break;
+        case "span":
+          scope.post({ type: "span", start: m.span.start, writes: await spans!.score(m.span) });
+          break;
         case "flush":
-          for (let i = 0; i < extractors.length; i++) await extractors[i]!.flush(recorders[i]!);
+          // with spans, temporal extractors flushed with each span; the others hold the run's tail
+          for (let i = 0; i < extractors.length; i++) if (!(spans && extractors[i]!.definition.temporal)) await extractors[i]!.flush(recorders[i]!);
           scope.post({ type: "flushed", writes: take() });
           for (const e of extractors) await e.close();
           break;
@@ -61,5 +79,5 @@ export function serveExtractors(create: (spec: WorkerExtractorSpec) => FeatureEx
     } catch (e) {
       scope.post({ type: "error", message: e instanceof Error ? e.message : String(e), user: isVqError(e) });
     }
-  });
+  }
 }

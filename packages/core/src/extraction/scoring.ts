@@ -4,6 +4,7 @@ import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import { FeatureCollector } from "./feature-collector.ts";
 import { describeFormat, type PictureFormat } from "../picture.ts";
 import type { FrameFile, VideoReader } from "../readers/video-reader.ts";
+import type { FrameSpan, SpanInputs } from "./worker-protocol.ts";
 
 /** Runs a set of extractors on frames: on the CPU, or on the GPU with one upload per frame. */
 export interface ExtractionBackend {
@@ -18,6 +19,14 @@ export interface ExtractionBackend {
    * the next frame may be scheduled; the reads may still be under way.
    */
   extractFromFiles?(ref: FrameRead, dist: FrameRead, index: number, collector: FeatureCollector): Promise<void>;
+  /**
+   * Backends whose workers read the frames themselves from regular files: the spans of
+   * frames [first, frames) to hand to extractSpan, or undefined when this run cannot
+   * (then frames come through extract). A plan given switches the backend to spans.
+   */
+  planSpans?(files: SpanInputs, first: number, frames: number): FrameSpan[] | undefined;
+  /** Schedules one span of planSpans; resolves once the next may be scheduled. */
+  extractSpan?(span: FrameSpan, collector: FeatureCollector): Promise<void>;
   /** Waits for every frame scheduled, then lets temporal extractors finish. */
   flush(collector: FeatureCollector): Promise<void>;
   close(): Promise<void>;
@@ -136,6 +145,10 @@ async function scorePair(ref: VideoReader, dist: VideoReader, backend: Extractio
   const refFile = ref.frameFile;
   const distFile = dist.frameFile;
   if (backend.extractFromFiles && refFile && distFile) return scoreFrameFiles(ref.format, refFile, distFile, backend, collector, options);
+  if (backend.planSpans && refFile?.source && distFile?.source) {
+    const spanned = await scoreFileSpans(ref.format, refFile, distFile, backend, collector, options);
+    if (spanned) return spanned;
+  }
   await skipFrames(ref, (options.skipRef ?? 0) + first);
   await skipFrames(dist, (options.skipDist ?? 0) + first);
   let index = first;
@@ -185,19 +198,7 @@ function framesToCome(ref: VideoReader, dist: VideoReader, options: ScoreOptions
  * from the files, skips are offsets, and several frames' reads can be in flight at once.
  */
 async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: FrameFile, backend: ExtractionBackend, collector: FeatureCollector, options: ScoreOptions): Promise<ScoreResult> {
-  const skipRef = options.skipRef ?? 0;
-  const skipDist = options.skipDist ?? 0;
-  if (skipRef > ref.frameCount) throw new VqError(`${ref.name}: skipping ${skipRef} frames goes past its end (${ref.frameCount} frames)`);
-  if (skipDist > dist.frameCount) throw new VqError(`${dist.name}: skipping ${skipDist} frames goes past its end (${dist.frameCount} frames)`);
-  const refFrames = ref.frameCount - skipRef;
-  const distFrames = dist.frameCount - skipDist;
-  const frames = Math.min(refFrames, distFrames, options.frameCount ?? Infinity);
-  if (frames === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
-  const first = Math.min(options.firstFrame ?? 0, frames);
-  if (refFrames !== distFrames && (options.frameCount ?? Infinity) > frames) {
-    const [ended, other] = refFrames < distFrames ? [ref.name, dist.name] : [dist.name, ref.name];
-    differentLengths(ended, other, frames, options);
-  }
+  const { frames, first, skipRef, skipDist } = fileFrames(ref, dist, options);
   let failed = true;
   try {
     await backend.init(format, frames - first);
@@ -211,6 +212,51 @@ async function scoreFrameFiles(format: PictureFormat, ref: FrameFile, dist: Fram
     await (failed ? backend.close().catch(() => {}) : backend.close());
   }
   return { collector, frames, format };
+}
+
+/**
+ * scoreVideos for a backend whose workers read their frames from the files themselves, a
+ * span of frames each (adr/0041-threads-read-their-frames.md): the main thread only hands
+ * out spans and applies their scores. Undefined when the backend cannot take this run in spans.
+ */
+async function scoreFileSpans(format: PictureFormat, ref: FrameFile, dist: FrameFile, backend: ExtractionBackend, collector: FeatureCollector, options: ScoreOptions): Promise<ScoreResult | undefined> {
+  const { frames, first, skipRef, skipDist } = fileFrames(ref, dist, options);
+  const files: SpanInputs = { ref: ref.source!, dist: dist.source!, refName: ref.name, distName: dist.name, skipRef, skipDist, first, end: frames };
+  const spans = backend.planSpans!(files, first, frames);
+  if (!spans) return undefined;
+  let failed = true;
+  try {
+    await backend.init(format, frames - first);
+    for (const span of spans) {
+      // a wrapper that looks at every frame read (repeated frames) takes its look
+      for (let i = span.start; i < span.end; i++) await Promise.all([ref.readElsewhere?.(skipRef + i), dist.readElsewhere?.(skipDist + i)]);
+      await backend.extractSpan!(span, collector);
+      options.onFrame?.(span.end, collector);
+    }
+    await backend.flush(collector);
+    failed = false;
+  } finally {
+    await (failed ? backend.close().catch(() => {}) : backend.close());
+  }
+  return { collector, frames, format };
+}
+
+/** The frames a run over two frame files scores (after the skips, within the frame count), and the length warning or error. */
+function fileFrames(ref: FrameFile, dist: FrameFile, options: ScoreOptions): { frames: number; first: number; skipRef: number; skipDist: number } {
+  const skipRef = options.skipRef ?? 0;
+  const skipDist = options.skipDist ?? 0;
+  if (skipRef > ref.frameCount) throw new VqError(`${ref.name}: skipping ${skipRef} frames goes past its end (${ref.frameCount} frames)`);
+  if (skipDist > dist.frameCount) throw new VqError(`${dist.name}: skipping ${skipDist} frames goes past its end (${dist.frameCount} frames)`);
+  const refFrames = ref.frameCount - skipRef;
+  const distFrames = dist.frameCount - skipDist;
+  const frames = Math.min(refFrames, distFrames, options.frameCount ?? Infinity);
+  if (frames === 0) throw new VqError(`no frames to score: ${ref.name} or ${dist.name} has zero frames`);
+  const first = Math.min(options.firstFrame ?? 0, frames);
+  if (refFrames !== distFrames && (options.frameCount ?? Infinity) > frames) {
+    const [ended, other] = refFrames < distFrames ? [ref.name, dist.name] : [dist.name, ref.name];
+    differentLengths(ended, other, frames, options);
+  }
+  return { frames, first, skipRef, skipDist };
 }
 
 /**

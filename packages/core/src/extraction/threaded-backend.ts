@@ -3,7 +3,7 @@ import type { FeatureExtractor, PicturePair } from "./extractor.ts";
 import type { FeatureCollector } from "./feature-collector.ts";
 import { Picture, type PictureFormat } from "../picture.ts";
 import type { ExtractionBackend } from "./scoring.ts";
-import type { FromWorker, RecordedWrite, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
+import type { FrameSpan, FromWorker, RecordedWrite, SpanFiles, SpanInputs, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
 import { startWorker, type WorkerHandle } from "./worker-thread.ts";
 
 /** An extractor of a threaded run: temporal ones stay on the main thread, the rest go to workers. */
@@ -11,6 +11,15 @@ export interface ThreadedExtractor {
   readonly extractor: FeatureExtractor<PicturePair>;
   /** How a worker rebuilds it; absent = runs on the main thread. */
   readonly spec?: WorkerExtractorSpec;
+}
+
+/** Frames per span at most: the warm-up a span repeats (motion: 1 to 3 frames) stays a few per cent of it. */
+const MAX_SPAN_FRAMES = 16;
+
+interface PendingSpan {
+  span: FrameSpan;
+  worker: number;
+  writes: Promise<RecordedWrite[]>;
 }
 
 interface PendingFrame {
@@ -41,13 +50,21 @@ export class ThreadedCpuBackend implements ExtractionBackend {
   private readonly pending: PendingFrame[] = [];
   private failure: unknown;
   private next = 0;
-  private readonly remote: ThreadedExtractor[];
+  private remote: ThreadedExtractor[];
+  /** Set by planSpans: the workers read their own frames, a span at a time, and run every extractor. */
+  private spanFiles?: SpanFiles;
+  private readonly spans: PendingSpan[] = [];
+  private readonly spanWaiting = new Map<number, { resolve: (w: RecordedWrite[]) => void; reject: (e: unknown) => void }>();
+  /** Spans in flight per worker. */
+  private busy: number[] = [];
 
   constructor(
     private readonly extractors: readonly ThreadedExtractor[],
     private readonly workerUrl: URL,
     private readonly threads: number,
     private readonly subsample = 1,
+    /** Frames per span (by default from the run's length and the threads, at most MAX_SPAN_FRAMES). */
+    private readonly spanFrames?: number,
   ) {
     this.name = `cpu×${threads}`;
     this.remote = extractors.filter((e) => e.spec && !e.extractor.definition.temporal);
@@ -57,15 +74,40 @@ export class ThreadedCpuBackend implements ExtractionBackend {
   private format?: PictureFormat;
 
   /** `frames`, when known: no more workers start than there are frames (each costs ~7.5 MB). */
+  /**
+   * For inputs that are regular files: the spans of frames [first, frames) to hand to
+   * extractSpan, each worker reading its own frames (adr/0041-threads-read-their-frames.md),
+   * or undefined when an extractor cannot start mid-run (a whole-run aggregate such as
+   * APSNR, an extractor with no worker spec): then frames come one at a time through extract.
+   * Called before init; a plan given switches the backend to spans.
+   */
+  planSpans(files: SpanInputs, first: number, frames: number): FrameSpan[] | undefined {
+    const warmUps = this.extractors.map((e) => (e.spec ? (e.extractor.definition.warmUpFrames?.(e.spec.options as never) ?? (e.extractor.definition.temporal ? Infinity : 0)) : Infinity));
+    if (warmUps.some((w) => w === Infinity)) return undefined;
+    this.spanFiles = { ...files, subsample: this.subsample };
+    this.remote = [...this.extractors];
+    this.specs = this.extractors.map((e, i) => ({ ...e.spec!, warmUp: warmUps[i] }));
+    // a few spans per thread, so that every thread keeps busy to the end
+    const size = this.spanFrames ?? Math.max(1, Math.min(MAX_SPAN_FRAMES, Math.ceil((frames - first) / (4 * this.threads))));
+    const spans: FrameSpan[] = [];
+    for (let start = first; start < frames; start += size) spans.push({ start, end: Math.min(frames, start + size), last: start + size >= frames });
+    return spans;
+  }
+
   async init(format: PictureFormat, frames?: number): Promise<void> {
     for (const e of this.extractors) if (!this.isRemote(e)) await e.extractor.init(format);
     if (!this.remote.length) return;
-    this.specs = this.remote.map((e) => e.spec!);
+    if (!this.spanFiles) this.specs = this.remote.map((e) => e.spec!);
     this.format = format;
     // Started together now; with the count unknown (a stream) one now and the others as frames
     // need them, so a clip of 3 frames never pays for 256 workers.
     const now = Math.max(1, Math.min(this.threads, frames ?? 1));
     await Promise.all(Array.from({ length: now }, () => this.startWorker()));
+  }
+
+  /** Whether the workers read their own frames, a span at a time (planSpans gave a plan). */
+  get readsOwnFrames(): boolean {
+    return this.spanFiles !== undefined;
   }
 
   /** How many workers have started (at most `threads`, at most one per frame sent). */
@@ -80,19 +122,25 @@ export class ThreadedCpuBackend implements ExtractionBackend {
       reject(err);
       for (const p of this.waiting.values()) p.reject(err);
       this.waiting.clear();
+      for (const p of this.spanWaiting.values()) p.reject(err);
+      this.spanWaiting.clear();
     };
     return new Promise<void>((resolve, reject) => {
       void startWorker<FromWorker, ToWorker>(this.workerUrl, {
         message: (m) => {
           if (m.type === "ready") resolve();
           else if (m.type === "frame") this.waiting.get(m.index)?.resolve(m.writes), this.waiting.delete(m.index);
+          else if (m.type === "span") this.spanWaiting.get(m.start)?.resolve(m.writes), this.spanWaiting.delete(m.start);
           else if (m.type === "flushed") this.flushWaiters.shift()?.(m.writes);
           else if (m.type === "error") fail(m.user ? new VqError(m.message) : new Error(m.message), reject);
         },
         error: (err) => fail(err, reject),
       }).then((w) => {
         this.workers.push(w);
+        this.busy.push(0);
         w.post({ type: "init", specs: this.specs, format: this.format! });
+        // processed after init (a worker takes its messages one at a time, in order)
+        if (this.spanFiles) w.post({ type: "files", files: this.spanFiles });
       }, reject);
     });
   }
@@ -123,6 +171,33 @@ export class ThreadedCpuBackend implements ExtractionBackend {
     while (this.pending.length > 2 * Math.max(1, this.workers.length)) await this.settleOldest(collector);
   }
 
+  /**
+   * Hands span `span` (from planSpans) to the least busy worker, which reads its frames and
+   * runs every extractor on them; resolves once the next span may be handed out. Spans
+   * are applied in order, so the writes land as one thread makes them.
+   */
+  async extractSpan(span: FrameSpan, collector: FeatureCollector): Promise<void> {
+    if (this.failure) throw this.failure;
+    let worker = this.busy.indexOf(Math.min(...this.busy));
+    if (this.busy[worker]! > 0 && this.workers.length < this.threads) {
+      await this.startWorker();
+      worker = this.workers.length - 1;
+    }
+    const writes = new Promise<RecordedWrite[]>((resolve, reject) => this.spanWaiting.set(span.start, { resolve, reject }));
+    writes.catch(() => {}); // observed when the span settles
+    this.busy[worker]!++;
+    this.workers[worker]!.post({ type: "span", span });
+    this.spans.push({ span, worker, writes });
+    // two spans per worker: one scored, one waiting, so no worker idles between them
+    while (this.spans.length >= 2 * this.workers.length) await this.settleOldestSpan(collector);
+  }
+
+  private async settleOldestSpan(collector: FeatureCollector): Promise<void> {
+    const { worker, writes } = this.spans.shift()!;
+    replay(collector, await writes);
+    this.busy[worker]!--;
+  }
+
   /** Applies the oldest frame: worker writes and main-thread extractors, in extractor order. */
   private async settleOldest(collector: FeatureCollector): Promise<void> {
     const frame = this.pending.shift()!;
@@ -136,6 +211,7 @@ export class ThreadedCpuBackend implements ExtractionBackend {
   }
 
   async flush(collector: FeatureCollector): Promise<void> {
+    while (this.spans.length) await this.settleOldestSpan(collector);
     while (this.pending.length) await this.settleOldest(collector);
     if (this.failure) throw this.failure;
     // Remote extractors are not temporal, but may still write at flush: take each worker's writes.

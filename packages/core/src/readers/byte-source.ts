@@ -10,6 +10,8 @@ export interface ByteSource {
   readonly size?: number;
   /** Reads up to `into.length` bytes at `position` without moving the stream (regular files). */
   readAt?(into: Uint8Array, position: number): Promise<number>;
+  /** A regular file's descriptor, which a worker thread of this process may read at positions too (it stays the source's to close). */
+  readonly fd?: number;
 }
 
 export async function openFileSource(path: string): Promise<ByteSource> {
@@ -27,16 +29,10 @@ export async function openFileSource(path: string): Promise<ByteSource> {
     throw new VqError(`${path}: is a directory, not a video file`);
   }
   let open = true;
-  const pread = (into: Uint8Array, position: number | null) =>
-    new Promise<number>((resolve, reject) => {
-      if (!open) return resolve(0);
-      read(fd, into, 0, into.length, position, (err, bytesRead) => {
-        if (err) reject(new VqError(`${path}: ${describeOpenError(err)}`, { cause: err }));
-        else resolve(bytesRead);
-      });
-    });
+  const pread = (into: Uint8Array, position: number | null) => (open ? readDescriptor(fd, path, into, position) : Promise.resolve(0));
   return {
     size: stat.isFile() ? stat.size : undefined,
+    fd: stat.isFile() ? fd : undefined,
     readAt: stat.isFile() ? (into, position) => pread(into, position) : undefined,
     read: (into) => pread(into, null),
     close: async () => {
@@ -46,6 +42,23 @@ export async function openFileSource(path: string): Promise<ByteSource> {
       }
     },
   };
+}
+
+function readDescriptor(fd: number, name: string, into: Uint8Array, position: number | null): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    read(fd, into, 0, into.length, position, (err, bytesRead) => {
+      if (err) reject(new VqError(`${name}: ${describeOpenError(err)}`, { cause: err }));
+      else resolve(bytesRead);
+    });
+  });
+}
+
+/**
+ * Positional reads of a file another thread of this process opened (its `fd`): a worker
+ * reading its own frames. Closing it leaves the descriptor to its owner.
+ */
+export function sharedFileSource(fd: number, name: string): ByteSource {
+  return { readAt: (into, position) => readDescriptor(fd, name, into, position), read: async () => 0, close: async () => {} };
 }
 
 function describeOpenError(e: unknown): string {

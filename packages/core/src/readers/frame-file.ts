@@ -52,6 +52,7 @@ export function positionalFrameFile(name: string, source: ByteSource, layout: Fr
     name,
     frameCount,
     frameBytes,
+    source: source.fd === undefined ? undefined : { fd: source.fd, layout },
     async read(index, into, markerRoom, from = 0) {
       if (!Number.isInteger(index) || index < 0 || index >= frameCount) throw new VqError(`${name}: no frame ${index} (it has ${frameCount})`);
       if (from + into.length > frameBytes) throw new VqError(`${name}: a read of ${into.length} bytes from byte ${from} goes past a frame (${frameBytes})`);

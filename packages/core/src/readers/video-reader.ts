@@ -1,4 +1,5 @@
 import type { Picture, PictureFormat } from "../picture.ts";
+import type { FrameFileLayout } from "./frame-file.ts";
 
 /** A stream of pictures of one format: what the Y4M, raw YUV (and later ffmpeg) readers share. */
 export interface VideoReader {
@@ -53,4 +54,17 @@ export interface FrameFile {
    * frame's start checks no marker).
    */
   read(index: number, into: Uint8Array, markerRoom: boolean, from?: number): Promise<void>;
+  /** Where the frames lie, for a worker thread that reads its own frames (adr/0041-threads-read-their-frames.md). */
+  readonly source?: FrameFileSource;
+  /**
+   * Frame `index` is read by a worker, not through `read`: a wrapper that looks at every
+   * frame read (repeated-frame detection) takes its own look here.
+   */
+  readElsewhere?(index: number): Promise<void>;
+}
+
+/** A frame file as a worker thread of this process reads it: the descriptor (which stays open while the file does) and its frames' layout. */
+export interface FrameFileSource {
+  readonly fd: number;
+  readonly layout: FrameFileLayout;
 }
