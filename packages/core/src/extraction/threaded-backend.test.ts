@@ -53,3 +53,31 @@ test("--threads beyond the frame count starts one worker per frame, not one per 
     await known.close();
   }
 }, 60_000);
+
+/**
+ * Workers that read their own frames from files (spans): one that dies mid-run ends the run
+ * with an error naming it, and the process exits. In a child process, so a hang shows as a timeout.
+ */
+test("a worker that dies while reading its own spans ends the run with a clean error", () => {
+  const script = `
+    import { rmSync, writeFileSync } from "node:fs";
+    import { tmpdir } from "node:os";
+    import { join } from "node:path";
+    import { scoreVideos, ThreadedCpuBackend, Y4mReader } from "../index.ts";
+    const path = join(tmpdir(), "vq-exiting-worker-" + process.pid + ".y4m");
+    const frame = "FRAME\\n" + "\\x10".repeat(16 * 16 * 3 / 2);
+    writeFileSync(path, "YUV4MPEG2 W16 H16 F25:1 C420\\n" + frame.repeat(8), "latin1");
+    const extractor = { definition: { name: "frame_number", temporal: false }, init() {}, extract() {}, flush() {}, close() {} };
+    const backend = new ThreadedCpuBackend([{ extractor, spec: { name: "frame_number", options: {} } }], new URL("./exiting-worker.fixture.ts", import.meta.url), 2, 1, 2);
+    try {
+      await scoreVideos(await Y4mReader.open(path), await Y4mReader.open(path), backend);
+      console.log("no error");
+    } catch (e) {
+      console.log((backend.readsOwnFrames ? "spans " : "frames ") + (e.constructor.name) + ": " + e.message);
+    } finally {
+      rmSync(path, { force: true });
+    }`;
+  const r = spawnSync(process.execPath, ["--eval", script], { cwd: import.meta.dir, encoding: "utf8", timeout: 60_000 });
+  expect(r.signal).toBeNull();
+  expect(r.stdout.trim()).toBe("spans Error: extraction worker exited with code 7");
+}, 90_000);
