@@ -2,6 +2,7 @@ import { openFileSource, streamSource } from "./byte-source.ts";
 import { VqError } from "../errors.ts";
 import type { Picture } from "../picture.ts";
 import { stopChildProcess, trackChildProcess } from "./child-processes.ts";
+import { spawnDecoder } from "./decoder-process.ts";
 import { probeFrameCount } from "./ffmpeg-probe.ts";
 import type { VideoReader } from "./video-reader.ts";
 import { isStreamInput, streamName } from "./stream-input.ts";
@@ -45,23 +46,14 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? [])];
   if (filters.length) args.push("-vf", filters.join(","));
   args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
-  // loaded here, not with vq: node:child_process and node:stream cost ~10 ms to load under Bun
-  const [{ spawn }, { Readable }] = await Promise.all([import("node:child_process"), import("node:stream")]);
-  const child = spawn(options.ffmpeg ?? "ffmpeg", args, { stdio: ["ignore", "pipe", "pipe"] });
+  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", args);
+  const { child, exited } = decoder;
   trackChildProcess(child);
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => {
-    if (stderr.length < 4096) stderr += d.toString();
-  });
-  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
-    child.on("error", (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
-    child.on("close", (code) => resolve({ code }));
-  });
   const failure = async (): Promise<VqError> => {
     const { code, error } = await exited;
     if (error?.code === "ENOENT") return new VqError(FFMPEG_MISSING);
     if (error) return new VqError(`${path}: cannot start ffmpeg: ${error.message}`);
-    const said = stderr.trim().split("\n").filter(Boolean);
+    const said = decoder.stderr().trim().split("\n").filter(Boolean);
     if (said.some((l) => /matches no streams/.test(l))) return new VqError(`${path}: has no video stream`);
     const how = options.hwaccel ? ` with -hwaccel ${options.hwaccel}` : "";
     return new VqError(`${path}: ffmpeg cannot decode it${how}${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
@@ -70,7 +62,7 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
   const frameCount = options.probe === false ? undefined : probeFrameCount(path, options.ffmpeg);
   let reader: Y4mReader;
   try {
-    reader = await Y4mReader.fromSource(path, streamSource(Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>));
+    reader = await Y4mReader.fromSource(path, streamSource(decoder.stdout));
   } catch (e) {
     stopChildProcess(child);
     throw await failure();

@@ -1,0 +1,69 @@
+// Ingest benchmark: how fast do ffmpeg-decoded frames reach vq, with nothing scored? Reads
+// every frame of an H.264 pair through vq's ffmpeg reader (both inputs at once, as a run
+// reads them) and compares with ffmpeg decoding the same files alone to /dev/null.
+//   bun tools/bench-ingest.ts [--ffmpeg PATH] [--frames N] [--size WxH] [--dir DIR]
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openWithFfmpeg } from "@vq/core";
+import { benchArgs } from "./bench-args.ts";
+
+const { get } = benchArgs(process.argv.slice(2));
+const ffmpeg = get("--ffmpeg", "ffmpeg");
+const frames = Number(get("--frames", "480"));
+const size = get("--size", "1920x1080");
+const dir = get("--dir", "") || mkdtempSync(join(tmpdir(), "vq-ingest-bench-"));
+mkdirSync(dir, { recursive: true });
+
+function make(args: string[]): void {
+  const r = spawnSync(ffmpeg, ["-v", "error", "-y", ...args]);
+  if (r.status !== 0) throw new Error(`${ffmpeg} ${args.join(" ")}: ${r.stderr}`);
+}
+const ref = join(dir, `ref-${size}-${frames}.mp4`);
+const dist = join(dir, `dist-${size}-${frames}.mp4`);
+if (!existsSync(ref)) make(["-f", "lavfi", "-i", `testsrc2=s=${size}:r=24:d=${frames / 24}`, "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv420p", ref]);
+if (!existsSync(dist)) make(["-i", ref, "-c:v", "libx264", "-preset", "veryfast", "-crf", "30", dist]);
+
+function decodeOnly(file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(ffmpeg, ["-v", "error", "-nostdin", "-i", file, "-map", "0:v:0", "-f", "yuv4mpegpipe", "-strict", "-1", "-y", "/dev/null"], { stdio: "ignore" });
+    p.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited with ${code}`))));
+  });
+}
+async function ingest(file: string): Promise<number> {
+  const reader = await openWithFfmpeg(file, { ffmpeg, probe: false });
+  let n = 0;
+  try {
+    for (let p = await reader.read(); p; p = await reader.read()) {
+      reader.release(p);
+      n++;
+    }
+  } finally {
+    await reader.close();
+  }
+  return n;
+}
+const timed = async (f: () => Promise<unknown>) => {
+  const t0 = performance.now();
+  await f();
+  return (performance.now() - t0) / 1000;
+};
+const decodeS: number[] = [];
+const ingestS: number[] = [];
+for (let r = 0; r < 3; r++) {
+  decodeS.push(await timed(() => Promise.all([decodeOnly(ref), decodeOnly(dist)])));
+  ingestS.push(
+    await timed(async () => {
+      const counts = await Promise.all([ingest(ref), ingest(dist)]);
+      if (counts.some((c) => c !== frames)) throw new Error(`read ${counts.join(" and ")} frames, expected ${frames}`);
+    }),
+  );
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+const d = frames / median(decodeS);
+const i = frames / median(ingestS);
+console.log(`${frames} frames of ${size} H.264, both inputs at once, ${typeof Bun === "undefined" ? "Node" : "Bun"}`);
+console.log(`  ffmpeg decoding alone: ${d.toFixed(0)} fps   [${decodeS.map((x) => x.toFixed(2)).join(", ")} s]`);
+console.log(`  vq reading the frames: ${i.toFixed(0)} fps   [${ingestS.map((x) => x.toFixed(2)).join(", ")} s]`);
+console.log(`  ratio: ${(i / d).toFixed(2)}`);
