@@ -1,23 +1,40 @@
 // --threads on the CPU: frames/s with 1 and N threads and the scaling against linear
 // (adr/0041-threads-read-their-frames.md). Y4M or raw YUV files, as given.
-//   bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2,16] [--frames N] [-- feature args for score()]
+//   bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2,16] [--frames N] [-- [-n] [--feature NAME ...]]
+import { existsSync, readFileSync } from "node:fs";
 import { score } from "@vq/score";
 import { benchArgs } from "./bench-args.ts";
 
 const argv = process.argv.slice(2);
 const [reference, distorted] = argv;
-if (!reference || !distorted) throw new Error("usage: bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2] [--frames N] [-- --feature NAME ...]");
+if (!reference || !distorted) throw new Error("usage: bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2] [--frames N] [-- [-n] [--feature NAME ...]]");
 const { get, extra } = benchArgs(argv.slice(2));
 const threadCounts = get("--threads", "1,2").split(",").map(Number);
 const frameCount = get("--frames", "") ? Number(get("--frames", "")) : undefined;
-// `-- --feature psnr --feature vif` (no model) or nothing (VMAF v0.6.1)
+// after `--`: `--feature NAME` (beside VMAF v0.6.1), `-n` (no model)
 const features = extra.flatMap((a, i) => (extra[i - 1] === "--feature" ? [a] : []));
+const noPrediction = extra.includes("-n");
+/**
+ * CPU seconds the main thread itself has used (Linux: its /proc task entry; user + system
+ * clock ticks, 100 a second): what it costs per frame bounds the run at 1 / that, whatever
+ * the threads.
+ */
+function mainThreadCpu(): number | undefined {
+  const stat = `/proc/self/task/${process.pid}/stat`;
+  if (!existsSync(stat)) return undefined;
+  const fields = readFileSync(stat, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 let base: number | undefined;
 for (const threads of threadCounts) {
+  const cpu0 = mainThreadCpu();
   const t0 = performance.now();
-  const summary = await score({ reference, distorted, backend: "cpu", threads, frameCount, features, noPrediction: features.length > 0 }).result;
+  const summary = await score({ reference, distorted, backend: "cpu", threads, frameCount, features, noPrediction }).result;
   const s = (performance.now() - t0) / 1000;
   const fps = summary.frames / s;
+  const cpu1 = mainThreadCpu();
+  const main = cpu0 === undefined || cpu1 === undefined ? "" : `; main thread ${(((cpu1 - cpu0) / summary.frames) * 1000).toFixed(1)} ms CPU a frame`;
   base ??= fps / threads;
-  console.log(`--threads ${threads}: ${fps.toFixed(2)} fps (${summary.frames} frames, ${s.toFixed(2)} s), ${(fps / (base * threads)).toFixed(2)} of linear (${summary.backend})`);
+  console.log(`--threads ${threads}: ${fps.toFixed(2)} fps (${summary.frames} frames, ${s.toFixed(2)} s), ${(fps / (base * threads)).toFixed(2)} of linear (${summary.backend})${main}`);
 }

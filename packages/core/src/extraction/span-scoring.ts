@@ -30,27 +30,31 @@ class SpanRecorder extends FeatureCollector {
   }
 }
 
-/** One side's file, opened in the worker, and the buffer its frames are read into (6 bytes of room for Y4M's marker before it). */
-interface OpenSide {
+/** One side's frames, read by position on the descriptor the main thread opened. */
+interface Side {
   file: FrameFile;
   skip: number;
-  buffer: Uint8Array;
-  picture: Picture;
 }
 
-function openSide(name: string, source: FrameFileSource, skip: number, format: PictureFormat, layouts: readonly PlaneLayout[]): OpenSide {
-  const file = positionalFrameFile(name, sharedFileSource(source.fd, name), source.layout)!;
-  const room = new Uint8Array(8 + alignUp(source.layout.frameBytes, 4));
-  const buffer = room.subarray(8);
-  return { file, skip, buffer, picture: new Picture(format, buffer, layouts) };
+/** A frame pair's buffers (6 bytes of room for Y4M's marker before each) and the pictures over them. */
+interface Slot {
+  ref: Uint8Array;
+  dist: Uint8Array;
+  pair: PicturePair;
+}
+
+function frameBuffer(frameBytes: number): Uint8Array {
+  return new Uint8Array(8 + alignUp(frameBytes, 4)).subarray(8);
 }
 
 /** A worker's files and extractors: scores the spans it is sent. */
 export class SpanScorer {
   private constructor(
     private readonly files: SpanFiles,
-    private readonly ref: OpenSide,
-    private readonly dist: OpenSide,
+    private readonly ref: Side,
+    private readonly dist: Side,
+    /** Two, so that the next frame is read while this one is scored. */
+    private readonly slots: readonly Slot[],
     private readonly specs: readonly WorkerExtractorSpec[],
     /** The worker's extractors, in spec order: those that are not temporal serve every span. */
     private readonly extractors: readonly FeatureExtractor<PicturePair>[],
@@ -60,9 +64,13 @@ export class SpanScorer {
 
   static open(files: SpanFiles, format: PictureFormat, specs: readonly WorkerExtractorSpec[], extractors: readonly FeatureExtractor<PicturePair>[], create: SpanScorer["create"]): SpanScorer {
     const layouts = packedLayout(format).planes;
-    const ref = openSide(files.refName, files.ref, files.skipRef, format, layouts);
-    const dist = openSide(files.distName, files.dist, files.skipDist, format, layouts);
-    return new SpanScorer(files, ref, dist, specs, extractors, create, format);
+    const side = (name: string, source: FrameFileSource, skip: number): Side => ({ file: positionalFrameFile(name, sharedFileSource(source.fd, name), source.layout)!, skip });
+    const slots = [0, 1].map(() => {
+      const ref = frameBuffer(files.ref.layout.frameBytes);
+      const dist = frameBuffer(files.dist.layout.frameBytes);
+      return { ref, dist, pair: { ref: new Picture(format, ref, layouts), dist: new Picture(format, dist, layouts) } };
+    });
+    return new SpanScorer(files, side(files.refName, files.ref, files.skipRef), side(files.distName, files.dist, files.skipDist), slots, specs, extractors, create, format);
   }
 
   /** Every write for the span's frames, frame by frame and extractor by extractor, as one thread makes them. */
@@ -81,12 +89,20 @@ export class SpanScorer {
       const to = this.specs.map((s, i) => (temporal[i] && !span.last ? Math.min(this.files.end, span.end + Math.max(1, s.warmUp ?? 0)) : span.end));
       const readFrom = Math.min(...from);
       const readTo = Math.max(...to);
+      const work: { frame: number; runs: boolean[] }[] = [];
       for (let f = readFrom; f < readTo; f++) {
         const runs = this.extractors.map((_, i) => (temporal[i] ? f >= from[i]! && f < to[i]! : f < span.end && f >= span.start && (subsample <= 1 || f % subsample === 0)));
-        if (!runs.some(Boolean)) continue;
-        await Promise.all([this.readFrame(this.ref, f), this.readFrame(this.dist, f)]);
-        const pair = { ref: this.ref.picture, dist: this.dist.picture };
-        for (let i = 0; i < this.extractors.length; i++) if (runs[i]) await (fresh[i] ?? this.extractors[i]!).extract(pair, f, recorder);
+        if (runs.some(Boolean)) work.push({ frame: f, runs });
+      }
+      let next = work.length ? this.read(work[0]!.frame, this.slots[0]!) : undefined;
+      for (let k = 0; k < work.length; k++) {
+        await next;
+        // the next frame's read overlaps this one's scoring
+        next = k + 1 < work.length ? this.read(work[k + 1]!.frame, this.slots[(k + 1) % 2]!) : undefined;
+        next?.catch(() => {}); // awaited at the next frame; a failure of this one's scoring comes first
+        const { frame, runs } = work[k]!;
+        const pair = this.slots[k % 2]!.pair;
+        for (let i = 0; i < this.extractors.length; i++) if (runs[i]) await (fresh[i] ?? this.extractors[i]!).extract(pair, frame, recorder);
       }
       // What a temporal extractor writes at flush holds only when the run ends with the span.
       recorder.keepAggregates = span.last;
@@ -97,7 +113,8 @@ export class SpanScorer {
     return recorder.writes;
   }
 
-  private readFrame(side: OpenSide, frame: number): Promise<void> {
-    return side.file.read(side.skip + frame, side.buffer.subarray(0, side.file.frameBytes), true);
+  private async read(frame: number, slot: Slot): Promise<void> {
+    const read = (side: Side, into: Uint8Array) => side.file.read(side.skip + frame, into.subarray(0, side.file.frameBytes), true);
+    await Promise.all([read(this.ref, slot.ref), read(this.dist, slot.dist)]);
   }
 }
