@@ -105,6 +105,8 @@ describe("lengths and repeated frames", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`vq: ${f("repeat.y4m")}: frame 10 repeats the frame before while the reference changes: duplicated or dropped frames?\n`);
     expect((await vq(["-r", REF, "-d", DIST, "--json"])).stderr).toBe("");
+    // with --threads the workers read the frames (adr/0041): the main thread still looks at each
+    expect((await vq(["-r", REF, "-d", f("repeat.y4m"), "--json", "--backend", "cpu", "--threads", "2"])).stderr).toBe(r.stderr);
   });
 });
 
