@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openWithFfmpeg } from "@vq/core";
 import { benchArgs } from "./bench-args.ts";
+import { mainThreadCpu } from "./bench-process.ts";
 
 const { get } = benchArgs(process.argv.slice(2));
 const ffmpeg = get("--ffmpeg", "ffmpeg");
@@ -31,8 +32,8 @@ function decodeOnly(file: string): Promise<void> {
     p.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg exited with ${code}`))));
   });
 }
-async function ingest(file: string): Promise<number> {
-  const reader = await openWithFfmpeg(file, { ffmpeg, probe: false });
+async function ingest(file: string, readOn: "worker" | "here"): Promise<number> {
+  const reader = await openWithFfmpeg(file, { ffmpeg, probe: false, readOn });
   let n = 0;
   try {
     for (let p = await reader.read(); p; p = await reader.read()) {
@@ -49,21 +50,30 @@ const timed = async (f: () => Promise<unknown>) => {
   await f();
   return (performance.now() - t0) / 1000;
 };
+// ffmpeg's pipe read on a worker thread per input (the default) and on the main thread
+const modes = ["worker", "here"] as const;
 const decodeS: number[] = [];
-const ingestS: number[] = [];
+const ingestS: Record<(typeof modes)[number], number[]> = { worker: [], here: [] };
+/** The main thread's CPU seconds per mode, over all runs: what it spends per frame bounds the rate. */
+const mainCpu = { worker: 0, here: 0 };
 for (let r = 0; r < 3; r++) {
   decodeS.push(await timed(() => Promise.all([decodeOnly(ref), decodeOnly(dist)])));
-  ingestS.push(
-    await timed(async () => {
-      const counts = await Promise.all([ingest(ref), ingest(dist)]);
-      if (counts.some((c) => c !== frames)) throw new Error(`read ${counts.join(" and ")} frames, expected ${frames}`);
-    }),
-  );
+  for (const mode of modes) {
+    const cpu0 = mainThreadCpu() ?? 0;
+    ingestS[mode].push(
+      await timed(async () => {
+        const counts = await Promise.all([ingest(ref, mode), ingest(dist, mode)]);
+        if (counts.some((c) => c !== frames)) throw new Error(`read ${counts.join(" and ")} frames, expected ${frames}`);
+      }),
+    );
+    mainCpu[mode] += (mainThreadCpu() ?? 0) - cpu0;
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
 const d = frames / median(decodeS);
-const i = frames / median(ingestS);
 console.log(`${frames} frames of ${size} H.264, both inputs at once, ${typeof Bun === "undefined" ? "Node" : "Bun"}`);
 console.log(`  ffmpeg decoding alone: ${d.toFixed(0)} fps   [${decodeS.map((x) => x.toFixed(2)).join(", ")} s]`);
-console.log(`  vq reading the frames: ${i.toFixed(0)} fps   [${ingestS.map((x) => x.toFixed(2)).join(", ")} s]`);
-console.log(`  ratio: ${(i / d).toFixed(2)}`);
+for (const mode of modes) {
+  const i = frames / median(ingestS[mode]);
+  console.log(`  vq reading the frames (pipe read ${mode === "worker" ? "on a worker per input" : "on the main thread"}): ${i.toFixed(0)} fps, ratio ${(i / d).toFixed(2)}; main thread ${((mainCpu[mode] / (3 * frames)) * 1000).toFixed(2)} ms CPU a frame   [${ingestS[mode].map((x) => x.toFixed(2)).join(", ")} s]`);
+}

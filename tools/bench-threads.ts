@@ -1,9 +1,9 @@
 // --threads on the CPU: frames/s with 1 and N threads and the scaling against linear
 // (adr/0041-threads-read-their-frames.md). Y4M or raw YUV files, as given.
 //   bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2,16] [--frames N] [-- [-n] [--feature NAME ...]]
-import { existsSync, readFileSync } from "node:fs";
 import { score } from "@vq/score";
 import { benchArgs } from "./bench-args.ts";
+import { mainThreadCpu } from "./bench-process.ts";
 
 const argv = process.argv.slice(2);
 const [reference, distorted] = argv;
@@ -14,18 +14,6 @@ const frameCount = get("--frames", "") ? Number(get("--frames", "")) : undefined
 // after `--`: `--feature NAME` (beside VMAF v0.6.1), `-n` (no model)
 const features = extra.flatMap((a, i) => (extra[i - 1] === "--feature" ? [a] : []));
 const noPrediction = extra.includes("-n");
-/**
- * CPU seconds the main thread itself has used (Linux: its /proc task entry; user + system
- * clock ticks, 100 a second): what it costs per frame bounds the run at 1 / that, whatever
- * the threads.
- */
-function mainThreadCpu(): number | undefined {
-  const stat = `/proc/self/task/${process.pid}/stat`;
-  if (!existsSync(stat)) return undefined;
-  const fields = readFileSync(stat, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 let base: number | undefined;
 for (const threads of threadCounts) {
   const cpu0 = mainThreadCpu();

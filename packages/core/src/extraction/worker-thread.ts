@@ -19,7 +19,7 @@ export interface WorkerEvents<In> {
 }
 
 /** Node and Bun: node:worker_threads. Deno (which also has `process`) and browsers: Web Workers. */
-function usesWorkerThreads(): boolean {
+export function usesWorkerThreads(): boolean {
   const g = globalThis as { Deno?: unknown; process?: { versions?: { node?: string } } };
   return g.Deno === undefined && typeof g.process?.versions?.node === "string";
 }

@@ -3,6 +3,7 @@ import type { ChildProcess } from "./child-processes.ts";
 /** A decoder process (ffmpeg) whose stdout carries the frames. */
 export interface DecoderProcess {
   readonly stdout: ReadableStream<Uint8Array>;
+  readonly pid?: number;
   /** What stopChildProcess and trackChildProcess need of it. */
   readonly child: ChildProcess;
   /** The exit code (null when killed by a signal), or the error that kept it from starting. */
@@ -13,6 +14,7 @@ export interface DecoderProcess {
 
 /** The part of Bun's Subprocess used here (structural: @vq/core's declarations need no Bun typings). */
 interface BunSubprocess {
+  readonly pid: number;
   readonly stdout: ReadableStream<Uint8Array>;
   readonly stderr: ReadableStream<Uint8Array>;
   readonly exited: Promise<number>;
@@ -69,7 +71,7 @@ function spawnWithBun(spawn: BunSpawn, command: string, args: readonly string[])
     await drained;
     return { code: proc.signalCode ? null : code };
   });
-  return { stdout: proc.stdout, child, exited, stderr: () => said };
+  return { stdout: proc.stdout, pid: proc.pid, child, exited, stderr: () => said };
 }
 
 async function spawnWithNode(command: string, args: readonly string[]): Promise<DecoderProcess> {
@@ -84,5 +86,5 @@ async function spawnWithNode(command: string, args: readonly string[]): Promise<
     child.on("error", (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
     child.on("close", (code) => resolve({ code }));
   });
-  return { stdout: Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>, child, exited, stderr: () => said };
+  return { stdout: Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>, pid: child.pid, child, exited, stderr: () => said };
 }

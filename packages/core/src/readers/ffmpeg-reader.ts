@@ -7,6 +7,13 @@ import { probeFrameCount } from "./ffmpeg-probe.ts";
 import type { VideoReader } from "./video-reader.ts";
 import { isStreamInput, streamName } from "./stream-input.ts";
 import { Y4mReader } from "./y4m-reader.ts";
+import { usesWorkerThreads } from "../extraction/worker-thread.ts";
+import { openFfmpegWorker } from "./ffmpeg-worker-reader.ts";
+
+/** A reader of ffmpeg's output, and the decoder's process id (a worker's decoder is killed by it when vq exits). */
+export interface DecodingReader extends VideoReader {
+  readonly pid?: number;
+}
 
 export interface FfmpegOptions {
   /** The ffmpeg binary (default: `ffmpeg` on PATH). */
@@ -23,6 +30,11 @@ export interface FfmpegOptions {
   /** ffmpeg video filters applied in this order, after `scaleTo` (e.g. `fps=24/1`, `format=yuv420p`). */
   filters?: readonly string[];
   /**
+   * Where ffmpeg's pipe is read: "worker" (default where worker threads run: Node, Bun) a
+   * thread of its own per input, frames handed over without a copy; "here" the calling thread.
+   */
+  readOn?: "worker" | "here";
+  /**
    * Ask ffprobe (beside the ffmpeg binary) for the frame count, the progress line's total
    * (default true; off when the filters change the rate, which the count would not follow).
    */
@@ -38,6 +50,12 @@ export const FFMPEG_MISSING =
  * samples at their native bit depth, so memory stays constant over any length.
  */
 export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}): Promise<VideoReader> {
+  // The pipe read on a thread of its own (adr/0041-threads-read-their-frames.md), where worker threads run.
+  return options.readOn !== "here" && usesWorkerThreads() ? openFfmpegWorker(path, { ...options, readOn: "here" }) : decodeInThisThread(path, options);
+}
+
+/** openWithFfmpeg with ffmpeg's pipe read on the calling thread (what a decoder worker runs). */
+export async function decodeInThisThread(path: string, options: FfmpegOptions = {}): Promise<DecodingReader> {
   // A pipe opened by name would make ffmpeg wait for a writer for good (stream-input.ts).
   if (isStreamInput(path)) throw new VqError(`${streamName(path)}: is a pipe, read once as a Y4M stream: ffmpeg cannot convert it (scaling, --conform); give a file`);
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
@@ -73,6 +91,7 @@ export async function openWithFfmpeg(path: string, options: FfmpegOptions = {}):
     // The rate of the stream ffmpeg decodes, as its Y4M header states it.
     frameRate: reader.frameRate,
     frameCount: await frameCount,
+    pid: decoder.pid,
     async read(): Promise<Picture | null> {
       const p = await reader.read().catch(async (e) => {
         throw (await exited).code ? await failure() : e;
