@@ -20,6 +20,8 @@ interface PendingSpan {
   span: FrameSpan;
   worker: number;
   writes: Promise<RecordedWrite[]>;
+  /** Its writes came back (or it failed). */
+  done: boolean;
 }
 
 interface PendingFrame {
@@ -183,19 +185,35 @@ export class ThreadedCpuBackend implements ExtractionBackend {
       await this.startWorker();
       worker = this.workers.length - 1;
     }
-    const writes = new Promise<RecordedWrite[]>((resolve, reject) => this.spanWaiting.set(span.start, { resolve, reject }));
-    writes.catch(() => {}); // observed when the span settles
+    const pending: PendingSpan = { span, worker, writes: undefined!, done: false };
+    pending.writes = new Promise<RecordedWrite[]>((resolve, reject) => this.spanWaiting.set(span.start, { resolve, reject })).finally(() => {
+      // a worker is free again as soon as its span comes back, whether or not older spans have
+      pending.done = true;
+      this.busy[worker]!--;
+      this.spanDone?.();
+    });
+    pending.writes.catch(() => {}); // observed when the span settles
     this.busy[worker]!++;
     this.workers[worker]!.post({ type: "span", span });
-    this.spans.push({ span, worker, writes });
-    // two spans per worker: one scored, one waiting, so no worker idles between them
-    while (this.spans.length >= 2 * this.workers.length) await this.settleOldestSpan(collector);
+    this.spans.push(pending);
+    // Spans that came back are applied in order; the next span goes out once a worker has
+    // fewer than two (one scored, one waiting), so no worker idles behind a slow older span.
+    // Results held for order stay bounded (a few spans' writes per worker).
+    for (;;) {
+      while (this.spans[0]?.done) await this.settleOldestSpan(collector);
+      if (this.failure) throw this.failure;
+      const free = this.workers.length < this.threads || Math.min(...this.busy) < 2;
+      if (free && this.spans.length < 8 * this.workers.length) return;
+      await new Promise<void>((resolve) => (this.spanDone = resolve));
+      this.spanDone = undefined;
+    }
   }
 
+  private spanDone?: () => void;
+
   private async settleOldestSpan(collector: FeatureCollector): Promise<void> {
-    const { worker, writes } = this.spans.shift()!;
+    const { writes } = this.spans.shift()!;
     replay(collector, await writes);
-    this.busy[worker]!--;
   }
 
   /** Applies the oldest frame: worker writes and main-thread extractors, in extractor order. */
