@@ -4,7 +4,7 @@ import type { FeatureCollector } from "./feature-collector.ts";
 import { Picture, type PictureFormat } from "../picture.ts";
 import type { ExtractionBackend } from "./scoring.ts";
 import type { FrameSpan, FromWorker, RecordedWrite, SpanFiles, SpanInputs, ToWorker, WorkerExtractorSpec } from "./worker-protocol.ts";
-import { startWorker, type WorkerHandle } from "./worker-thread.ts";
+import { startWorker, usesWorkerThreads, type WorkerHandle } from "./worker-thread.ts";
 
 /** An extractor of a threaded run: temporal ones stay on the main thread, the rest go to workers. */
 export interface ThreadedExtractor {
@@ -85,7 +85,8 @@ export class ThreadedCpuBackend implements ExtractionBackend {
    */
   planSpans(files: SpanInputs, first: number, frames: number): FrameSpan[] | undefined {
     const warmUps = this.extractors.map((e) => (e.spec ? (e.extractor.definition.warmUpFrames?.(e.spec.options as never) ?? (e.extractor.definition.temporal ? Infinity : 0)) : Infinity));
-    if (warmUps.some((w) => w === Infinity)) return undefined;
+    // A descriptor is shared by every thread of a Node or Bun process; Deno's and a browser's workers do not share them.
+    if (warmUps.some((w) => w === Infinity) || !usesWorkerThreads()) return undefined;
     this.spanFiles = { ...files, subsample: this.subsample };
     this.remote = [...this.extractors];
     this.specs = this.extractors.map((e, i) => ({ ...e.spec!, warmUp: warmUps[i] }));
