@@ -1,5 +1,11 @@
 import type { ChildProcess } from "./child-processes.ts";
 
+/** Why a process did not start (structural: @vq/core's declarations need no Node typings). */
+export interface StartError {
+  readonly code?: string;
+  readonly message: string;
+}
+
 /** A decoder process (ffmpeg) whose stdout carries the frames. */
 export interface DecoderProcess {
   readonly stdout: ReadableStream<Uint8Array>;
@@ -7,7 +13,7 @@ export interface DecoderProcess {
   /** What stopChildProcess and trackChildProcess need of it. */
   readonly child: ChildProcess;
   /** The exit code (null when killed by a signal), or the error that kept it from starting. */
-  readonly exited: Promise<{ code: number | null; error?: NodeJS.ErrnoException }>;
+  readonly exited: Promise<{ code: number | null; error?: StartError }>;
   /** The first 4 KiB it wrote to stderr, once it has exited. */
   stderr(): string;
 }
@@ -42,7 +48,7 @@ function spawnWithBun(spawn: BunSpawn, command: string, args: readonly string[])
     proc = spawn([command, ...args], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   } catch (e) {
     // Bun throws at once when the binary cannot start (ENOENT, EACCES)
-    const error = e as NodeJS.ErrnoException;
+    const error = e as StartError;
     const fail = { code: null, error };
     return { stdout: new ReadableStream({ start: (c) => c.close() }), child: { exitCode: 1, signalCode: null, kill: () => false, once: () => undefined }, exited: Promise.resolve(fail), stderr: () => "" };
   }
@@ -82,8 +88,8 @@ async function spawnWithNode(command: string, args: readonly string[]): Promise<
   child.stderr.on("data", (d: Buffer) => {
     if (said.length < STDERR_KEPT) said += d.toString();
   });
-  const exited = new Promise<{ code: number | null; error?: NodeJS.ErrnoException }>((resolve) => {
-    child.on("error", (error: NodeJS.ErrnoException) => resolve({ code: null, error }));
+  const exited = new Promise<{ code: number | null; error?: StartError }>((resolve) => {
+    child.on("error", (error: StartError) => resolve({ code: null, error }));
     child.on("close", (code) => resolve({ code }));
   });
   return { stdout: Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>, pid: child.pid, child, exited, stderr: () => said };
