@@ -13,6 +13,8 @@ import { openFfmpegWorker } from "./ffmpeg-worker-reader.ts";
 /** A reader of ffmpeg's output, and the decoder's process id (a worker's decoder is killed by it when vq exits). */
 export interface DecodingReader extends VideoReader {
   readonly pid?: number;
+  /** Settles once the decoder has exited (after close: stopped, killed after the grace period if it must be). */
+  readonly exited?: Promise<unknown>;
 }
 
 export interface FfmpegOptions {
@@ -92,6 +94,7 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
     frameRate: reader.frameRate,
     frameCount: await frameCount,
     pid: decoder.pid,
+    exited,
     async read(): Promise<Picture | null> {
       const p = await reader.read().catch(async (e) => {
         throw (await exited).code ? await failure() : e;

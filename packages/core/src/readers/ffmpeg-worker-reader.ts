@@ -20,6 +20,8 @@ export async function openFfmpegWorker(path: string, options: FfmpegOptions): Pr
   let opened: { resolve: (m: Extract<FromDecoder, { type: "opened" }>) => void; reject: (e: Error) => void } | undefined;
   let closed: (() => void) | undefined;
   let finished = false;
+  /** The worker failed outside the protocol (it exited, it threw): it answers nothing more. */
+  let dead = false;
   const exitListeners: (() => void)[] = [];
   const give = (item: Item) => {
     if (waiter) {
@@ -42,7 +44,10 @@ export async function openFfmpegWorker(path: string, options: FfmpegOptions): Pr
       else if (m.type === "closed") closed?.();
       else if (m.type === "error") fail(m.user ? new VqError(m.message) : new Error(m.message));
     },
-    error: (e) => fail(e),
+    error: (e) => {
+      dead = true;
+      fail(e);
+    },
   });
   const ended = () => {
     finished = true;
@@ -107,10 +112,12 @@ export async function openFfmpegWorker(path: string, options: FfmpegOptions): Pr
     },
     async close() {
       // the worker stops ffmpeg (SIGTERM, as a reader in this thread would), then goes
-      await new Promise<void>((resolve) => {
-        closed = resolve;
-        worker.post({ type: "close" });
-      });
+      if (!dead) {
+        await new Promise<void>((resolve) => {
+          closed = resolve;
+          worker.post({ type: "close" });
+        });
+      }
       worker.terminate();
       ended();
     },

@@ -60,7 +60,11 @@ serveWorker<ToDecoder, FromDecoder>((m, reply) => {
       break;
     case "close":
       done = true;
-      void (reader?.close() ?? Promise.resolve()).finally(() => reply.post({ type: "closed" }));
+      // answered once ffmpeg has gone (reaped here): the worker may be ended then
+      void (async () => {
+        await reader?.close();
+        await reader?.exited;
+      })().finally(() => reply.post({ type: "closed" }));
       break;
   }
 });
