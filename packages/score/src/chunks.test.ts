@@ -35,16 +35,20 @@ describe.each(gpu ? (["cpu", "gpu"] as const) : (["cpu"] as const))("a run score
 });
 
 describe("chunks on the CPU", () => {
-  test("motion's moving average and five-frame window, subsampling and a frame count: identical to the whole run", async () => {
-    for (const [features, extra] of [
-      [["motion=motion_moving_average=true:motion_five_frame_window=true", "speed_temporal"], {}],
-      [["float_motion"], { subsample: 3, frameCount: 40 }],
+  test("motion's moving average and five-frame window, subsampling and a frame count: identical to the whole run, in chunks as small as one frame", async () => {
+    for (const [features, extra, sizes] of [
+      // the five-frame window reads two frames ahead (frame 0's motion3 needs frame 2): chunks of 1 and 2 frames check the look-ahead
+      [["motion=motion_moving_average=true:motion_five_frame_window=true", "speed_temporal"], { frameCount: 9 }, [1, 2]],
+      [["motion=motion_moving_average=true:motion_five_frame_window=true", "speed_temporal"], {}, [7]],
+      [["float_motion"], { subsample: 3, frameCount: 40 }, [7]],
     ] as const) {
       const request: ScoreRequest = { reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), backend: "cpu", noPrediction: true, features: [...features], ...extra };
       const whole = await score(request).result;
-      const chunks: ChunkScores[] = [];
-      for (const range of planChunks(whole.frames, 7)) chunks.push(await scoreChunk(request, range));
-      expect(everything(await mergeChunks(request, chunks))).toEqual(everything(whole));
+      for (const size of sizes) {
+        const chunks: ChunkScores[] = [];
+        for (const range of planChunks(whole.frames, size)) chunks.push(await scoreChunk(request, range));
+        expect(everything(await mergeChunks(request, chunks))).toEqual(everything(whole));
+      }
     }
   }, 240_000);
 

@@ -1,4 +1,4 @@
-import { CompositeBackend, FeatureCollector, ResumedCollector, scoreVideos, VqError, warmUpStart, type PictureFormat, type VideoReader } from "@vq/core";
+import { CompositeBackend, FeatureCollector, ResumedCollector, scoreVideos, VqError, warmUpStart, type ExtractorDefinition, type OptionValues, type PictureFormat, type VideoReader } from "@vq/core";
 import { chooseBackend } from "./backend.ts";
 import { prepareDistorted, type DistortedInput } from "./distorted-input.ts";
 import { RunOutput } from "./run-output.ts";
@@ -41,10 +41,20 @@ const toJson = (v: number | undefined): ChunkValue => (v === undefined ? null : 
 const fromJson = (v: ChunkValue): number | undefined => (v === null ? undefined : Number(v));
 
 /**
+ * Frames past a chunk that its temporal extractors may read for the chunk's last frames: as
+ * many as their warm-up (a whole-run aggregate's "from frame 0" is no look-ahead), at least one.
+ */
+function lookAhead(extractors: readonly { definition: ExtractorDefinition<any>; options: OptionValues<any> }[]): number {
+  const frames = extractors.map(({ definition, options }) => (definition.temporal ? (definition.warmUpFrames?.(options) ?? 1) : 0));
+  return Math.max(1, ...frames.filter(Number.isFinite));
+}
+
+/**
  * Scores frames [start, end) of a run as the whole run would: the extractors start the
  * frames before `start` their warm-up needs (ExtractorDefinition.warmUpFrames; frame 0 for a
- * whole-run aggregate) and, unless the run ends at `end`, read one frame past it, which
- * motion2 of frame end - 1 needs. What they write outside the range is dropped. Design: ADR 0038.
+ * whole-run aggregate) and, unless the run ends at `end`, read the frames past it that its
+ * last frames' scores need (motion2: one; the five-frame window: frame 0's motion3 reads frame
+ * 2). What they write outside the range is dropped. Design: ADR 0038.
  */
 export async function scoreChunk(request: ScoreRequest, range: FrameRange): Promise<ChunkScores> {
   const r = parseRequest(scoreRequestSchema, request);
@@ -56,9 +66,12 @@ export async function scoreChunk(request: ScoreRequest, range: FrameRange): Prom
     const { ref, prepared } = await openRunInputs(r, readers);
     for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend } = await chooseBackend(r.backend, plan.features, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
-    const warmUpFrom = warmUpStart(range.start, plan.features.map((f) => ({ definition: f.entry.definition, options: f.options })));
-    const reads = range.last ? range.end : range.end + 1;
-    if (r.frameCount !== undefined && reads > r.frameCount) throw new VqError(`chunk: frames ${range.start} to ${range.end} go past the run's ${r.frameCount} frames`);
+    const extractors = plan.features.map((f) => ({ definition: f.entry.definition, options: f.options }));
+    const warmUpFrom = warmUpStart(range.start, extractors);
+    // at least one frame past the chunk, where the run goes on (the run may end within the look-ahead)
+    const needs = range.last ? range.end : range.end + 1;
+    if (r.frameCount !== undefined && needs > r.frameCount) throw new VqError(`chunk: frames ${range.start} to ${range.end} go past the run's ${r.frameCount} frames`);
+    const reads = range.last ? range.end : Math.min(range.end + lookAhead(extractors), r.frameCount ?? Infinity);
     const scored = new FeatureCollector();
     const expected = expectedFeatures(plan, ref.format);
     const result = await scoreVideos(ref, prepared.reader, backend, {
@@ -70,7 +83,7 @@ export async function scoreChunk(request: ScoreRequest, range: FrameRange): Prom
       featureOrder: backend instanceof CompositeBackend ? expected : undefined,
       collector: new ResumedCollector(scored, range.start),
     });
-    if (result.frames < reads) throw new VqError(`chunk: the inputs end after ${result.frames} frames, before the chunk's frames ${range.start} to ${range.end}${range.last ? "" : " and the one after"}`);
+    if (result.frames < needs) throw new VqError(`chunk: the inputs end after ${result.frames} frames, before the chunk's frames ${range.start} to ${range.end}${range.last ? "" : " and the one after"}`);
     scored.discardFrom(range.end);
     const names = scored.names();
     const values: Record<string, ChunkValue[]> = {};
