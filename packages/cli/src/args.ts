@@ -117,6 +117,7 @@ export const USAGE = `Usage: vq [options]
        vq submit --redis URL [--queue NAME] [--wait] JOBS.jsonl
        vq worker --redis URL [--queue NAME] [--concurrency N]
        vq doctor [--ffmpeg PATH]
+       vq web [--port P]
 
 Scores a distorted video against its reference with libvmaf's metrics, on the CPU or on WebGPU.
 \`vq report\` turns --json results into one self-contained HTML page: one run's report, or
@@ -124,7 +125,8 @@ several runs compared (vq report --help). \`vq batch\` scores many jobs (one JSO
 per line) in one process, resumably (vq batch --help); \`vq submit\` puts them on a BullMQ
 queue on Redis for \`vq worker\` processes on any machine (vq submit --help, vq worker --help).
 \`vq doctor\` says what vq runs on and whether it works: runtime, threads, ffmpeg, the GPU and
-its self-test (vq doctor --help).
+its self-test (vq doctor --help). \`vq web\` serves the page that scores local files in a
+browser, nothing uploaded (vq web --help).
 
   -r, --reference PATH        reference video: .y4m, .yuv, or anything ffmpeg decodes; - (standard
                               input), /dev/stdin or a FIFO is read as a Y4M stream (raw with -w -h -p -b)
@@ -374,6 +376,41 @@ Exit status: 0 all well (no GPU or no ffmpeg is well: they are optional); 1 some
 use is broken (a self-test mismatch, a GPU that cannot be opened, an ffmpeg that does not run),
 each problem named on stderr.
 `;
+
+/** `vq web`'s port when none is given. */
+export const WEB_DEFAULT_PORT = 8747;
+
+export const WEB_USAGE = `Usage: vq web [--port P]
+
+Serves vq's browser page on http://127.0.0.1:P/ (building it first when its build is missing
+or older than the sources) and prints the address; Ctrl-C stops it. The page scores local
+files, Y4M or MP4, MOV, WebM and MKV as the browser decodes them (WebCodecs), on WebGPU or
+on the CPU in a worker; nothing is uploaded (docs/web.md). Its build, packages/web/dist, is a
+folder any static web server can serve as well.
+
+      --port P                the port (default ${WEB_DEFAULT_PORT}; 0: any free port)
+      --help                  this text
+`;
+
+export interface WebSettings {
+  port: number;
+  help: boolean;
+}
+
+/** The arguments after `vq web`. */
+export function parseWebArgs(argv: readonly string[]): WebSettings {
+  const w: WebSettings = { port: WEB_DEFAULT_PORT, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help") w.help = true;
+    else if (arg === "--port" || arg.startsWith("--port=")) {
+      const v = arg === "--port" ? argv[++i] : arg.slice("--port=".length);
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) > 65535) throw new VqError(`option --port needs a port number, 0 to 65535 (got ${v === undefined ? "nothing" : `"${v}"`})`);
+      w.port = Number(v);
+    } else throw new VqError(`unknown argument ${arg} for vq web (see vq web --help)`);
+  }
+  return w;
+}
 
 export const REPORT_USAGE = `Usage: vq report RESULT.json [MORE.json ...] [-o report.html]
 

@@ -70,6 +70,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number | void> {
   if (argv[0] === "batch") return (await import("./batch/batch-command.ts")).batchCommand(argv.slice(1), io);
   if (argv[0] === "worker") return (await import("./queue/worker-command.ts")).workerCommand(argv.slice(1), io);
   if (argv[0] === "submit") return (await import("./queue/submit-command.ts")).submitCommand(argv.slice(1), io);
+  if (argv[0] === "web") return (await import("./web-command.ts")).webCommand(argv.slice(1), io);
   if (argv[0] === "doctor") return (await import("./doctor.ts")).doctorCommand(argv.slice(1), io);
   const s = parseArgs(argv);
   // Before scoring: a run whose output has nowhere to go fails at once, not after the work.

@@ -1,0 +1,49 @@
+import { VqError, videoFrameReader, type VideoReader } from "@vq/core";
+import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input } from "mediabunny";
+import { decodedFrames } from "./decoded-frames.ts";
+
+/** What the page says it reads besides Y4M (mediabunny reads more: these are the ones browsers usually decode). */
+export const CONTAINERS = "MP4, MOV, WebM, MKV";
+
+/**
+ * A container file (MP4, MOV, WebM, MKV, ...) demuxed by mediabunny, its first video track
+ * decoded by WebCodecs (a hardware decoder where the browser has one), frames copied out
+ * as YUV planes with their exact values by videoFrameReader (no RGB conversion).
+ */
+export async function containerReader(file: File): Promise<VideoReader> {
+  const name = file.name;
+  if (typeof VideoDecoder === "undefined") throw new VqError(`${name}: this browser has no WebCodecs VideoDecoder; use a Chromium-based browser, or give Y4M files`);
+  const input = new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
+  try {
+    if (!(await input.canRead().catch(() => false))) throw new VqError(`${name}: not a video file this page can read (Y4M, ${CONTAINERS})`);
+    const track = await input.getPrimaryVideoTrack();
+    if (!track) throw new VqError(`${name}: the file has no video track`);
+    const codec = await track.getCodec();
+    const config = await track.getDecoderConfig();
+    if (!codec || !config) throw new VqError(`${name}: its video codec is not one the page knows how to decode`);
+    const support = await VideoDecoder.isConfigSupported(config).catch(() => ({ supported: false }));
+    if (!support.supported) {
+      throw new VqError(`${name}: this browser cannot decode its ${codec} video (${config.codec}): WebCodecs' isConfigSupported says no; convert it to Y4M, or to a codec and profile the browser decodes`);
+    }
+    const stats = await track.computePacketStats().catch(() => undefined);
+    const frames = decodedFrames(name, config, new EncodedPacketSink(track).packets());
+    const reader = await videoFrameReader(name, frames);
+    const rate = stats && stats.averagePacketRate > 0 ? { num: Math.round(stats.averagePacketRate * 1000), den: 1000 } : undefined;
+    return {
+      ...reader,
+      name,
+      format: reader.format,
+      frameCount: stats?.packetCount,
+      frameRate: rate,
+      read: () => reader.read(),
+      release: (p) => reader.release(p),
+      async close() {
+        await reader.close();
+        input.dispose();
+      },
+    };
+  } catch (e) {
+    input.dispose();
+    throw e;
+  }
+}
