@@ -31,8 +31,8 @@ export async function builtWebPage(io: Pick<CliIo, "stderr">, dir: string = webP
   return build.WEB_DIST;
 }
 
-/** Serves the built page on 127.0.0.1 only: the page is for this machine's browser. */
-export function serveWebPage(dist: string, port: number): { url: string; stop(): void } {
+/** Serves the built page on 127.0.0.1 only: the page is for this machine's browser. `onRequest` sees every request's path (tests count them). */
+export function serveWebPage(dist: string, port: number, onRequest?: (path: string) => void): { url: string; stop(): void } {
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve({
@@ -40,6 +40,7 @@ export function serveWebPage(dist: string, port: number): { url: string; stop():
       port,
       fetch(request) {
         const path = new URL(request.url).pathname;
+        onRequest?.(path);
         const name = path === "/" ? "index.html" : path.slice(1);
         const type = CONTENT_TYPES[name];
         if (!type) return new Response("not found", { status: 404 });

@@ -37,7 +37,8 @@ const progress = $<HTMLProgressElement>("progress");
 const results = $<HTMLElement>("results");
 const downloads = $<HTMLDivElement>("downloads");
 const report = $<HTMLIFrameElement>("report");
-const plot = new LivePlot($("live-plot"));
+const plotHost = $<HTMLDivElement>("live-plot");
+const plot = new LivePlot(plotHost);
 
 const DEFAULT_MODEL = "vmaf_v0.6.1";
 /** The features a model run computes anyway (their keys are in every VMAF result). */
@@ -127,6 +128,7 @@ async function run(worker: ScoringWorker): Promise<void> {
   running = true;
   updateButton();
   plot.reset();
+  plotHost.hidden = false;
   progressBox.classList.add("shown");
   progress.removeAttribute("value");
   progressText.textContent = `Opening ${ref.name}…`;
@@ -156,6 +158,8 @@ async function run(worker: ScoringWorker): Promise<void> {
     const fps = scored.reduce((n, r) => n + r.frames, 0) / ((performance.now() - started) / 1000);
     progressText.textContent = `Done: ${scored.map((r) => `${r.name} ${r.frames} frames on ${r.backend}`).join("; ")} · ${fps.toFixed(1)} frames/s`;
     showResults(job, scored);
+    // the report's own chart takes over
+    plotHost.hidden = true;
     window.vqResult = exact.length === 1 ? exact[0] : exact;
   } catch (e) {
     progressBox.classList.remove("shown");

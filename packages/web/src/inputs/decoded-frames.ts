@@ -39,7 +39,7 @@ export async function* decodedFrames(name: string, config: VideoDecoderConfig, p
   try {
     decoder.configure(config);
     for (;;) {
-      if (failure !== undefined) throw new VqError(`${name}: decoding failed at frame ${delivered}: ${describe(failure)}`, { cause: failure });
+      if (failure !== undefined) throw new VqError(`${name}: the video decoder failed after ${delivered} frame${delivered === 1 ? "" : "s"}: ${describe(failure)}`, { cause: failure });
       if (ready.length) {
         delivered++;
         yield ready.shift()!;

@@ -52,7 +52,8 @@ async function scoreOne(job: ScoreJob, index: number): Promise<ScoredFile> {
 
 /** One line for the page: vq's own messages as they are, anything else marked internal. */
 function message(e: unknown): string {
-  if (isVqError(e)) return e.message;
+  // the command line's remedy, named as such: the page has no such option
+  if (isVqError(e)) return e.message.replace("; --conform converts", "; the vq command's --conform converts");
   return printableLine(`internal error: ${e instanceof Error ? e.message : String(e)}`);
 }
 
