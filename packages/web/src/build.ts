@@ -12,17 +12,20 @@ export const WEB_FILES = ["index.html", "main.js", "score-worker.js"] as const;
 
 export async function buildWeb(out: string = WEB_DIST): Promise<string[]> {
   rmSync(out, { recursive: true, force: true });
-  const result = await Bun.build({
-    entrypoints: [join(webDir, "src/app/main.ts"), join(webDir, "src/worker/score-worker.ts")],
-    outdir: out,
-    target: "browser",
-    format: "esm",
-    // One file per entry, everything inlined: the page requests nothing once loaded.
-    splitting: false,
-    minify: true,
-    naming: { entry: "[name].js", asset: "[name]-[hash].[ext]" },
-  });
-  if (!result.success) throw new AggregateError(result.logs, "the web page did not build");
+  // One build per entry: built together, the modules they share lose their tree shaking (main.js 140 → 314 kB).
+  for (const entry of ["src/app/main.ts", "src/worker/score-worker.ts"]) {
+    const result = await Bun.build({
+      entrypoints: [join(webDir, entry)],
+      outdir: out,
+      target: "browser",
+      format: "esm",
+      // One file per entry, everything inlined: the page requests nothing once loaded.
+      splitting: false,
+      minify: true,
+      naming: { entry: "[name].js", asset: "[name]-[hash].[ext]" },
+    });
+    if (!result.success) throw new AggregateError(result.logs, `the web page did not build (${entry})`);
+  }
   mkdirSync(out, { recursive: true });
   copyFileSync(join(webDir, "src/index.html"), join(out, "index.html"));
   const files = readdirSync(out).sort();

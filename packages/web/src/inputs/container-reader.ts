@@ -1,9 +1,11 @@
 import { VqError, videoFrameReader, type VideoReader } from "@vq/core";
-import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input } from "mediabunny";
+import { BlobSource, EncodedPacketSink, Input, MATROSKA, MP4, QTFF, WEBM } from "mediabunny";
 import { decodedFrames } from "./decoded-frames.ts";
 
-/** What the page says it reads besides Y4M (mediabunny reads more: these are the ones browsers usually decode). */
+/** What the page says it reads besides Y4M. */
 export const CONTAINERS = "MP4, MOV, WebM, MKV";
+/** The video containers only: mediabunny's audio, HLS and MPEG-TS readers stay out of the bundle. */
+const FORMATS = [MP4, QTFF, WEBM, MATROSKA];
 
 /**
  * A container file (MP4, MOV, WebM, MKV, ...) demuxed by mediabunny, its first video track
@@ -13,7 +15,7 @@ export const CONTAINERS = "MP4, MOV, WebM, MKV";
 export async function containerReader(file: File): Promise<VideoReader> {
   const name = file.name;
   if (typeof VideoDecoder === "undefined") throw new VqError(`${name}: this browser has no WebCodecs VideoDecoder; use a Chromium-based browser, or give Y4M files`);
-  const input = new Input({ source: new BlobSource(file), formats: ALL_FORMATS });
+  const input = new Input({ source: new BlobSource(file), formats: FORMATS });
   try {
     if (!(await input.canRead().catch(() => false))) throw new VqError(`${name}: not a video file this page can read (Y4M, ${CONTAINERS})`);
     const track = await input.getPrimaryVideoTrack();
