@@ -107,7 +107,7 @@ async function report(argv: readonly string[], io: CliIo): Promise<void> {
   const r = parseReportArgs(argv);
   if (!r.output) io.checkStdout?.();
   if (r.help) return io.stdout(REPORT_USAGE);
-  const [{ reportHtml }, { readReportData }] = await Promise.all([import("./report/report-html.ts"), import("./report/report-data.ts")]);
+  const [{ reportHtml }, { readReportData }] = await Promise.all([import("./report/report-html.ts"), import("./report/report-file.ts")]);
   const html = await reportHtml(r.inputs.map(readReportData), `vq ${VERSION}`);
   if (r.output) writeAtomically(r.output, html, "the report");
   else io.stdout(html);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { isVqError } from "@vq/core";
-import { parseWebArgs, WEB_DEFAULT_PORT } from "./args.ts";
+import { parseWebArgs, USAGE, WEB_DEFAULT_PORT, WEB_USAGE } from "./args.ts";
+import { main } from "./main.ts";
 import { serveWebPage, webPackageDir } from "./web-command.ts";
 
 const CLI = resolve(import.meta.dir, "cli.ts");
@@ -25,6 +26,17 @@ describe("vq web", () => {
     expect(errorOf(() => parseWebArgs(["--port", "http"]))).toBe('option --port needs a port number, 0 to 65535 (got "http")');
     expect(errorOf(() => parseWebArgs(["--port", "70000"]))).toContain('(got "70000")');
     expect(errorOf(() => parseWebArgs(["page.html"]))).toBe("unknown argument page.html for vq web (see vq web --help)");
+  });
+
+  test("vq web --help prints its usage; vq --help names it", async () => {
+    let out = "";
+    expect(await main(["web", "--help"], { stdout: (t) => void (out += t), stderr: () => {}, stderrIsTty: false })).toBe(0);
+    expect(out).toBe(WEB_USAGE);
+    expect(out).toContain(`--port P                the port (default ${WEB_DEFAULT_PORT}; 0: any free port)`);
+    expect(USAGE).toContain("       vq web [--port P]\n");
+    let err = "";
+    expect(await main(["web", "--port", "x"], { stdout: () => {}, stderr: (t) => void (err += t), stderrIsTty: false })).toBe(1);
+    expect(err).toBe('vq: option --port needs a port number, 0 to 65535 (got "x")\n');
   });
 
   test("a port in use is one line naming it", () => {

@@ -1,6 +1,6 @@
 // The report renderer as a browser page uses it (@vq/web): the very modules `vq report`
-// renders with. None reads a file here: bundlers give node:path's basename its POSIX
-// polyfill, and report-data's file reader (readReportData) is never called in a page.
+// renders with. None touches the file system (reading a result file is report-file.ts's
+// job); their one Node import, node:path's basename, is polyfilled by the bundler.
 export { renderReport } from "./html-report.ts";
 export { comparedKey, renderComparisonReport } from "./comparison-report.ts";
 export { parseReportData, primaryKey, type ReportData, type RunSettings } from "./report-data.ts";

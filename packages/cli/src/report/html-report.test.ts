@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
 import { renderReport } from "./html-report.ts";
-import { parseReportData, readReportData, type RunSettings } from "./report-data.ts";
+import { parseReportData, type RunSettings } from "./report-data.ts";
+import { readReportData } from "./report-file.ts";
 
 const pairs = goldenPairs();
 /** A golden run whose JSON has null (infinite) scores, and one without. */

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isVqError } from "@vq/core";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun, type LibvmafJson } from "@vq/core/golden";
-import { isModelKey, nullCount, parseReportData, primaryKey, readReportData, worstFrames } from "./report-data.ts";
+import { isModelKey, nullCount, parseReportData, primaryKey, worstFrames } from "./report-data.ts";
+import { readReportData } from "./report-file.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "vq-report-data-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

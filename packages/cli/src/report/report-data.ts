@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { VqError } from "@vq/core";
 
@@ -126,25 +125,6 @@ export function parseReportData(json: unknown, source: string, run?: RunSettings
     aggregate: d.aggregate_metrics,
     run,
   };
-}
-
-/** Reads and validates a result file; an unreadable or bad file is one VqError naming it. */
-export function readReportData(path: string): ReportData {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (e as Error).message;
-    throw new VqError(`${path}: cannot read the result file: ${why}`, { cause: e });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new VqError(`${path}: not a JSON result file (${(e as Error).message}); write one with --json`, { cause: e });
-  }
-  return parseReportData(json, path);
 }
 
 /** The key whose low frames matter most: vmaf, else the first model key, else the first score. */

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
 import { main } from "../main.ts";
-import { parseReportData, readReportData, type ReportData } from "./report-data.ts";
+import { parseReportData, type ReportData } from "./report-data.ts";
+import { readReportData } from "./report-file.ts";
 import { fixed, framesBelowMean, WORST_FRAMES_DECIMALS } from "./worst-frames.ts";
 
 // The rule on results vq writes for golden pairs (CPU, a few frames), recomputed here from the JSON.

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../../cli/src/main.ts";
-import { readReportData } from "../../../cli/src/report/report-data.ts";
+import { readReportData } from "../../../cli/src/report/report-file.ts";
 import { reportHtml } from "../../../cli/src/report/report-html.ts";
 import { jsonText, mutateJson } from "../json-mutations.ts";
 import { jsonCase } from "../json-case.ts";
