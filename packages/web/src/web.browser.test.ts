@@ -64,6 +64,13 @@ function losslessMp4(y4m: string, out: string): string {
   return path;
 }
 
+/** Y4M to lossless VP9 in WebM (whole-millisecond timestamps: the frame rate read from them is only an estimate). */
+function losslessWebm(y4m: string, out: string): string {
+  const path = join(work, out);
+  run([ffmpeg!, "-v", "error", "-y", "-i", y4m, "-c:v", "libvpx-vp9", "-lossless", "1", path]);
+  return path;
+}
+
 /** A copy of `mp4` whose packet `at` (decode order) is broken: its first NAL unit claims more bytes than the packet has. */
 async function brokenMp4(mp4: string, at: number, out: string): Promise<string> {
   const bytes = new Uint8Array(readFileSync(mp4));
@@ -150,6 +157,7 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     files.dist = cut("nat_576x324.x264crf30.y4m", "dist.y4m");
     files.refMp4 = losslessMp4(files.ref, "ref.mp4");
     files.distMp4 = losslessMp4(files.dist, "dist.mp4");
+    files.distWebm = losslessWebm(files.dist, "dist.webm");
     want = await expected(files.ref, files.dist);
     browser = await puppeteer.launch({ executablePath: chromium!, headless: true, userDataDir: join(work, "profile"), args: CHROMIUM_FLAGS });
   }, 120_000);
@@ -160,20 +168,21 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     rmSync(work, { recursive: true, force: true });
   });
 
-  test("on the CPU worker: Y4M and lossless H.264 MP4 distorted files (a ladder) score as @vq/score does", async () => {
+  test("on the CPU worker: Y4M, lossless H.264 MP4 and lossless VP9 WebM distorted files (a ladder) score as @vq/score does", async () => {
     const page = await openPage();
-    const out = await scoreOn(page, files.ref!, [files.dist!, files.distMp4!], "cpu");
+    const out = await scoreOn(page, files.ref!, [files.dist!, files.distMp4!, files.distWebm!], "cpu");
     expect(out.error).toBeUndefined();
     expect(out.backend).toBe("cpu");
-    const [y4m, mp4] = out.result as LibvmafJson[];
+    const [y4m, mp4, webm] = out.result as LibvmafJson[];
     expect(want.frames.length).toBe(FRAMES);
     expect(Object.keys(want.pooled_metrics)).toContain("vmaf");
     expectSameScores(y4m!, want, "dist.y4m");
     expectSameScores(mp4!, want, "dist.mp4");
+    expectSameScores(webm!, want, "dist.webm");
     // the ladder's comparison report, as vq report draws it
     await page.waitForSelector("html[data-report]", { timeout: 30_000 });
     const report = page.frames().find((f) => f.url() === "about:srcdoc")!;
-    expect(await report.evaluate(() => document.title)).toBe("VMAF comparison: dist.y4m, dist.mp4");
+    expect(await report.evaluate(() => document.title)).toBe("VMAF comparison: dist.y4m, dist.mp4, dist.webm");
     mkdirSync(OUTPUT_DIR, { recursive: true });
     await page.screenshot({ path: join(OUTPUT_DIR, "report-ladder.png"), fullPage: true });
     await page.close();
@@ -215,6 +224,15 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
       expect(out.error).toMatch(message);
       expect(await page.$eval("#error", (e) => e.textContent)).toBe(out.error!);
       expect(await page.$eval("#score", (b) => (b as HTMLButtonElement).disabled)).toBe(false);
+    }
+    // a run stopped halfway (the GPU one: slow enough on SwiftShader to be caught running)
+    if (await page.evaluate(async () => Boolean(await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter()))) {
+      await page.select("#backend", "gpu");
+      await page.click("#score");
+      await page.waitForFunction(() => !(document.getElementById("cancel") as HTMLButtonElement).disabled, { timeout: 10_000 });
+      await page.click("#cancel");
+      await page.waitForFunction(() => window.vqError !== undefined, { timeout: 10_000 });
+      expect(await page.evaluate(() => window.vqError)).toBe("cancelled: the run was stopped");
     }
     const good = await scoreOn(page, files.ref!, [files.dist!], "cpu");
     expect(good.error).toBeUndefined();

@@ -7,12 +7,17 @@ export const CONTAINERS = "MP4, MOV, WebM, MKV";
 /** The video containers only: mediabunny's audio, HLS and MPEG-TS readers stay out of the bundle. */
 const FORMATS = [MP4, QTFF, WEBM, MATROSKA];
 
+/** A decoded container's frames, and its frame rate as estimated from packet timestamps. */
+export interface ContainerReader extends VideoReader {
+  readonly rateEstimate?: { num: number; den: number };
+}
+
 /**
  * A container file (MP4, MOV, WebM, MKV, ...) demuxed by mediabunny, its first video track
  * decoded by WebCodecs (a hardware decoder where the browser has one), frames copied out
  * as YUV planes with their exact values by videoFrameReader (no RGB conversion).
  */
-export async function containerReader(file: File): Promise<VideoReader> {
+export async function containerReader(file: File): Promise<ContainerReader> {
   const name = file.name;
   if (typeof VideoDecoder === "undefined") throw new VqError(`${name}: this browser has no WebCodecs VideoDecoder; use a Chromium-based browser, or give Y4M files`);
   const input = new Input({ source: new BlobSource(file), formats: FORMATS });
@@ -30,13 +35,15 @@ export async function containerReader(file: File): Promise<VideoReader> {
     const stats = await track.computePacketStats().catch(() => undefined);
     const frames = decodedFrames(name, config, new EncodedPacketSink(track).packets());
     const reader = await videoFrameReader(name, frames);
-    const rate = stats && stats.averagePacketRate > 0 ? { num: Math.round(stats.averagePacketRate * 1000), den: 1000 } : undefined;
+    // The rate from packet timestamps is an estimate (WebM's are whole milliseconds: 24 fps
+    // reads 24.064 over 3 frames): fine for a bitrate, not for refusing inputs whose rates
+    // "differ", so the reader itself reports none.
+    const rateEstimate = stats && stats.averagePacketRate > 0 ? { num: Math.round(stats.averagePacketRate * 1000), den: 1000 } : undefined;
     return {
-      ...reader,
       name,
       format: reader.format,
       frameCount: stats?.packetCount,
-      frameRate: rate,
+      rateEstimate,
       read: () => reader.read(),
       release: (p) => reader.release(p),
       async close() {

@@ -5,6 +5,7 @@ import { isVqError, printableLine, writeCsv, writeJson, writeXml, type VideoRead
 import { BUILT_IN_MODELS } from "@vq/model";
 import { FEATURE_NAMES, score } from "@vq/score";
 import { VERSION } from "@vq/cli/report";
+import type { ContainerReader } from "../inputs/container-reader.ts";
 import { openVideo } from "../inputs/open-video.ts";
 import type { ScoredFile, ScoreJob, WorkerMessage } from "./protocol.ts";
 
@@ -43,7 +44,7 @@ async function scoreOne(job: ScoreJob, index: number): Promise<ScoredFile> {
       fps,
       bytes: file.size,
       frameCount: distorted.frameCount,
-      frameRate: distorted.frameRate ?? reference.frameRate,
+      frameRate: distorted.frameRate ?? (distorted as ContainerReader).rateEstimate ?? reference.frameRate,
     };
   } finally {
     for (const r of readers) await r.close().catch(() => {});
