@@ -5,7 +5,9 @@
  * SwiftShader adapter). Its window.vqResult must be what @vq/score gives for the same Y4M
  * in Bun: per frame and pooled, every key, bit for bit (expectSameScores says why no
  * tolerance is needed). Bad inputs must each end in a message naming
- * the file, with the page usable after; nothing may be requested once the page is loaded.
+ * the file, with the page usable after; nothing may be requested once the page is loaded
+ * (counted at the page, at vq web's server, and at a proxy that everything bound elsewhere
+ * goes through).
  * A screenshot of the report view is kept in packages/web/test-output/ for people to look at.
  * Without Chromium (or ffmpeg, which makes the inputs) the tests skip, unless CI=true or
  * VQ_REQUIRE_CHROMIUM=1 (then they fail).
@@ -119,6 +121,29 @@ function expectSameScores(got: LibvmafJson, want: LibvmafJson, label: string): v
   expect(got.pooled_metrics, label).toEqual(want.pooled_metrics);
 }
 
+/**
+ * Every request Chromium makes to anything but 127.0.0.1 goes through a proxy (loopback
+ * bypasses proxies by default): this listener, which counts the connections (HTTP and HTTPS
+ * CONNECT alike, from pages, workers or the browser itself) and closes them.
+ */
+const trapped: string[] = [];
+/**
+ * Chromium's own calls, not the page's: its network clock (clients2.google.com/time) and
+ * component updater (update.googleapis.com) call home whatever flags say.
+ */
+const BROWSER_SERVICES = /^(GET|POST|CONNECT) (http:\/\/)?[\w.-]*\.(google\.com|googleapis\.com)[:/]/;
+const outside = () => trapped.filter((line) => !BROWSER_SERVICES.test(line));
+const trap = Bun.listen({
+  hostname: "127.0.0.1",
+  port: 0,
+  socket: {
+    data(socket, data) {
+      trapped.push(data.toString("latin1").split("\r\n")[0]!);
+      socket.end();
+    },
+  },
+});
+
 let browser: Browser;
 let server: { url: string; stop(): void };
 const served: string[] = [];
@@ -159,12 +184,13 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     files.distMp4 = losslessMp4(files.dist, "dist.mp4");
     files.distWebm = losslessWebm(files.dist, "dist.webm");
     want = await expected(files.ref, files.dist);
-    browser = await puppeteer.launch({ executablePath: chromium!, headless: true, userDataDir: join(work, "profile"), args: CHROMIUM_FLAGS });
+    browser = await puppeteer.launch({ executablePath: chromium!, headless: true, userDataDir: join(work, "profile"), args: [...CHROMIUM_FLAGS, `--proxy-server=http://127.0.0.1:${trap.port}`] });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     server?.stop();
+    trap.stop(true);
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -245,7 +271,14 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
   }, 300_000);
 
   test("private: no request leaves the page once it is loaded, and the downloads are made in the page", async () => {
+    // The trap works: a request to elsewhere from a blank page (no CSP there) reaches it.
+    const blank = await browser.newPage();
+    trapped.length = 0;
+    await blank.evaluate(() => fetch("http://vq-web-test.invalid/probe").then(() => {}, () => {}));
+    await blank.close();
+    expect(outside()).toEqual(["GET http://vq-web-test.invalid/probe HTTP/1.1"]);
     const page = await openPage();
+    trapped.length = 0;
     const requested: string[] = [];
     page.on("request", (r) => requested.push(r.url()));
     served.length = 0;
@@ -267,6 +300,7 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     // nothing but blob: URLs (the worker, the downloads) asked for, and nothing reached the server
     expect(requested.filter((u) => !u.startsWith("blob:") && !u.startsWith("data:") && u !== "about:srcdoc")).toEqual([]);
     expect(served).toEqual([]);
+    expect(outside()).toEqual([]);
     await page.close();
   }, 300_000);
 });
