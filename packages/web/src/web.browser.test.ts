@@ -209,6 +209,9 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     await page.waitForSelector("html[data-report]", { timeout: 30_000 });
     const report = page.frames().find((f) => f.url() === "about:srcdoc")!;
     expect(await report.evaluate(() => document.title)).toBe("VMAF comparison: dist.y4m, dist.mp4, dist.webm");
+    // each run's frame below the mean pictured, reference beside distorted, 224 pixels wide
+    const pictures = await report.evaluate(() => [...document.querySelectorAll("img")].map((i) => [i.src.slice(0, 22), i.complete, i.naturalWidth]));
+    expect(pictures).toEqual(Array(6).fill(["data:image/png;base64,", true, 224]));
     mkdirSync(OUTPUT_DIR, { recursive: true });
     await page.screenshot({ path: join(OUTPUT_DIR, "report-ladder.png"), fullPage: true });
     await page.close();

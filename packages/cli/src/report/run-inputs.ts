@@ -3,10 +3,9 @@ import { isStreamInput, needsFfmpeg, openWithFfmpeg, RawYuvReader, streamName, Y
 import { bitrate, type FrameRate, type RateInputs } from "./rate-quality.ts";
 import { pngDataUri, encodePng } from "./png.ts";
 import type { ReportData, RunSettings } from "./report-data.ts";
-import { thumbnailRgb } from "./thumbnail.ts";
+import { THUMBNAIL_WIDTH, thumbnailRgb } from "./thumbnail.ts";
 
-/** Thumbnails' width in pixels (half a worst-frames table row each). */
-export const THUMBNAIL_WIDTH = 224;
+export { THUMBNAIL_WIDTH };
 
 /** A frame's reference and distorted pictures, as PNG data URIs. */
 export interface FramePair {

@@ -1,5 +1,8 @@
 import type { Picture, Plane } from "@vq/core";
 
+/** Thumbnails' width in pixels (half a worst-frames table row each). */
+export const THUMBNAIL_WIDTH = 224;
+
 export interface RgbImage {
   width: number;
   height: number;

@@ -5,7 +5,7 @@ import type { ScoredFile, ScoreJob } from "../worker/protocol.ts";
 import { probeBackend } from "./backend-probe.ts";
 import { dropZone } from "./drop-zone.ts";
 import { LivePlot } from "./live-plot.ts";
-import { reportHtml } from "./report-view.ts";
+import { reportHtml, reportRuns } from "./report-view.ts";
 import { ScoringWorker } from "./scoring-worker.ts";
 
 declare global {
@@ -97,14 +97,21 @@ function download(name: string, text: string, type: string): HTMLAnchorElement {
   return a;
 }
 
-function showResults(job: ScoreJob, scored: readonly ScoredFile[]): void {
+/** The report with the worst frames' pictures (read again from the files); without them, and saying why, when that fails. */
+async function showResults(worker: ScoringWorker, job: ScoreJob, scored: readonly ScoredFile[]): Promise<void> {
+  const runs = reportRuns(job, scored);
+  let html: string;
+  try {
+    html = reportHtml(runs, await worker.thumbnails({ type: "thumbnails", reference: job.reference, distorted: job.distorted, frames: runs.thumbnailFrames }));
+  } catch (e) {
+    html = reportHtml(runs, undefined, `no pictures of the worst frames: ${(e as Error).message}`);
+  }
   for (const a of downloads.querySelectorAll("a")) URL.revokeObjectURL(a.href);
   const links: HTMLAnchorElement[] = [];
   for (const r of scored) {
     // the whole name: dist.mp4 and dist.webm side by side in a ladder keep their results apart
     links.push(download(`${r.name}.vmaf.json`, r.json, "application/json"), download(`${r.name}.vmaf.csv`, r.csv, "text/csv"), download(`${r.name}.vmaf.xml`, r.xml, "application/xml"));
   }
-  const html = reportHtml(job, scored);
   links.push(download("vmaf-report.html", html, "text/html"));
   downloads.replaceChildren(...links);
   delete document.documentElement.dataset.report;
@@ -157,7 +164,7 @@ async function run(worker: ScoringWorker): Promise<void> {
     window.vqBackend = scored.every((r) => r.backend.split("+").includes("gpu")) ? "gpu" : "cpu";
     const fps = scored.reduce((n, r) => n + r.frames, 0) / ((performance.now() - started) / 1000);
     progressText.textContent = `Done: ${scored.map((r) => `${r.name} ${r.frames} frames on ${r.backend}`).join("; ")} · ${fps.toFixed(1)} frames/s`;
-    showResults(job, scored);
+    await showResults(worker, job, scored);
     // the report's own chart takes over
     plotHost.hidden = true;
     window.vqResult = exact.length === 1 ? exact[0] : exact;

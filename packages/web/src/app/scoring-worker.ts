@@ -1,4 +1,5 @@
-import type { ScoredFile, ScoreJob, WorkerMessage } from "../worker/protocol.ts";
+import type { FramePair } from "@vq/cli/report";
+import type { ScoredFile, ScoreJob, ThumbnailJob, WorkerMessage } from "../worker/protocol.ts";
 
 export interface JobEvents {
   onStart(index: number, name: string, total?: number): void;
@@ -32,25 +33,42 @@ export class ScoringWorker {
   }
 
   run(job: ScoreJob, events: JobEvents): Promise<ScoredFile[]> {
+    return this.send(job, (m) => {
+      if (m.type === "start") events.onStart(m.index, m.name, m.total);
+      else if (m.type === "progress") events.onProgress(m.index, m.done, m.total);
+      else if (m.type === "frame") events.onFrame(m.index, m.frameNum, m.metrics);
+      else if (m.type === "note") events.onNote(m.message);
+      else if (m.type === "done") return m.results;
+      return undefined;
+    });
+  }
+
+  /** The report's worst-frame pictures, read again from the files. */
+  thumbnails(job: ThumbnailJob): Promise<Map<number, FramePair>[]> {
+    return this.send(job, (m) => (m.type === "thumbnails" ? m.pairs : undefined));
+  }
+
+  /** Posts `job`; `handle` sees each message and returns the answer when one has come. An error message rejects. */
+  private send<T>(job: ScoreJob | ThumbnailJob, handle: (m: WorkerMessage) => T | undefined): Promise<T> {
     if (this.busy) return Promise.reject(new Error("a run is in progress"));
-    return new Promise<ScoredFile[]>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
+      const worker = this.worker;
       const done = () => {
-        this.worker.removeEventListener("message", listen);
-        this.worker.removeEventListener("error", crashed);
+        worker.removeEventListener("message", listen);
+        worker.removeEventListener("error", crashed);
         this.busy = undefined;
       };
       const listen = (ev: MessageEvent<WorkerMessage>) => {
         const m = ev.data;
-        if (m.type === "start") events.onStart(m.index, m.name, m.total);
-        else if (m.type === "progress") events.onProgress(m.index, m.done, m.total);
-        else if (m.type === "frame") events.onFrame(m.index, m.frameNum, m.metrics);
-        else if (m.type === "note") events.onNote(m.message);
-        else if (m.type === "done") {
-          done();
-          resolve(m.results);
-        } else if (m.type === "error") {
+        if (m.type === "error") {
           done();
           reject(new Error(m.message));
+          return;
+        }
+        const answer = handle(m);
+        if (answer !== undefined) {
+          done();
+          resolve(answer);
         }
       };
       // An uncaught failure in the worker (out of memory, a bug): the run ends with its message.
@@ -60,9 +78,9 @@ export class ScoringWorker {
         reject(new Error(`internal error: the scoring worker stopped: ${ev.message || "no message"}`));
       };
       this.busy = { reject };
-      this.worker.addEventListener("message", listen);
-      this.worker.addEventListener("error", crashed);
-      this.worker.postMessage(job);
+      worker.addEventListener("message", listen);
+      worker.addEventListener("error", crashed);
+      worker.postMessage(job);
     });
   }
 

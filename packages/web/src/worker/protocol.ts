@@ -1,3 +1,5 @@
+import type { FramePair } from "@vq/cli/report";
+
 // Messages between the page and its scoring worker (structured clones: Files travel as they are).
 
 /** The page asks for one run: a reference against each distorted file in turn. */
@@ -11,6 +13,14 @@ export interface ScoreJob {
   noPrediction: boolean;
   /** Feature names as libvmaf's --feature takes them. */
   features: string[];
+}
+
+/** After a run, the report's worst frames to picture: per distorted file, its frame numbers. */
+export interface ThumbnailJob {
+  type: "thumbnails";
+  reference: File;
+  distorted: File[];
+  frames: number[][];
 }
 
 /** One distorted file's result, in every format the page offers. */
@@ -41,4 +51,5 @@ export type WorkerMessage =
   | { type: "frame"; index: number; frameNum: number; metrics: Record<string, number> }
   | { type: "note"; message: string }
   | { type: "done"; results: ScoredFile[] }
+  | { type: "thumbnails"; pairs: Map<number, FramePair>[] }
   | { type: "error"; message: string };

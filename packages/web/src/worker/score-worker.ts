@@ -7,7 +7,8 @@ import { FEATURE_NAMES, score } from "@vq/score";
 import { VERSION } from "@vq/cli/report";
 import type { ContainerReader } from "../inputs/container-reader.ts";
 import { openVideo } from "../inputs/open-video.ts";
-import type { ScoredFile, ScoreJob, WorkerMessage } from "./protocol.ts";
+import type { ScoredFile, ScoreJob, ThumbnailJob, WorkerMessage } from "./protocol.ts";
+import { thumbnailPairs } from "./thumbnails.ts";
 
 const post = (m: WorkerMessage) => postMessage(m);
 
@@ -58,9 +59,15 @@ function message(e: unknown): string {
   return printableLine(`internal error: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-onmessage = async (ev: MessageEvent<ScoreJob>) => {
+onmessage = async (ev: MessageEvent<ScoreJob | ThumbnailJob>) => {
   const job = ev.data;
   try {
+    if (job.type === "thumbnails") {
+      const pairs = [];
+      for (let i = 0; i < job.distorted.length; i++) pairs.push(await thumbnailPairs(job.reference, job.distorted[i]!, job.frames[i] ?? []));
+      post({ type: "thumbnails", pairs });
+      return;
+    }
     const results: ScoredFile[] = [];
     for (let i = 0; i < job.distorted.length; i++) results.push(await scoreOne(job, i));
     post({ type: "done", results });
