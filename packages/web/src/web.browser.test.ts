@@ -161,7 +161,7 @@ async function openPage(): Promise<Page> {
 type Outcome = { result?: unknown; backend?: string; error?: string };
 
 /** Picks the files, presses Score and waits for the result or the error (a hang fails the test on the timeout). */
-async function scoreOn(page: Page, reference: string, distorted: string[], backend: "gpu" | "cpu"): Promise<Outcome> {
+async function scoreOn(page: Page, reference: string, distorted: string[], backend: "gpu" | "cpu" | "auto"): Promise<Outcome> {
   await page.select("#backend", backend);
   await (await page.$("input#reference"))!.uploadFile(reference);
   await (await page.$("input#distorted"))!.uploadFile(...distorted);
@@ -229,6 +229,25 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     const [mp4, y4m] = out.result as LibvmafJson[];
     expectSameScores(mp4!, want, "dist.mp4 on the GPU");
     expectSameScores(y4m!, want, "dist.y4m on the GPU");
+    await page.close();
+  }, 300_000);
+
+  test("best available: a software WebGPU adapter (SwiftShader, lavapipe) is passed over for the CPU worker, as vq --backend auto does, and the page says so", async () => {
+    const page = await openPage();
+    const adapter = await page.evaluate(async () => {
+      const a = await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter();
+      return a ? [a.info.vendor, a.info.architecture, a.info.description].filter(Boolean).join(" ") : undefined;
+    });
+    const line = await page.$eval("#backend-line", (e) => e.textContent);
+    if (adapter && !/swiftshader|lavapipe|llvmpipe|software/i.test(adapter)) {
+      expect(line).toBe(`Computing on the GPU with WebGPU (${adapter}).`);
+      return; // a hardware GPU: the GPU test covers it
+    }
+    expect(line).toBe(adapter ? `Computing on the CPU, in a worker (the WebGPU adapter, ${adapter}, is a software renderer, slower than the CPU; choose GPU to use it anyway).` : "Computing on the CPU, in a worker (this browser gives no WebGPU adapter).");
+    const out = await scoreOn(page, files.ref!, [files.dist!], "auto");
+    expect(out.error).toBeUndefined();
+    expect(out.backend).toBe("cpu");
+    expectSameScores(out.result as LibvmafJson, want, "auto");
     await page.close();
   }, 300_000);
 

@@ -2,7 +2,7 @@
 // scoring worker with live progress and plot, then the report and the downloads. Scripts
 // drive it through #reference, #distorted and #score, and read window.vqResult/vqBackend.
 import type { ScoredFile, ScoreJob } from "../worker/protocol.ts";
-import { probeBackend } from "./backend-probe.ts";
+import { probeBackend, type BackendProbe } from "./backend-probe.ts";
 import { dropZone } from "./drop-zone.ts";
 import { LivePlot } from "./live-plot.ts";
 import { reportHtml, reportRuns } from "./report-view.ts";
@@ -76,17 +76,21 @@ function updateButton(): void {
 }
 
 let ready = false;
-let available: "gpu" | "cpu" = "cpu";
-let adapter: string | undefined;
+let probe: BackendProbe = { backend: "cpu", software: false };
 
 function chosenBackend(): "gpu" | "cpu" {
   const v = backendSelect.value;
-  return v === "gpu" || v === "cpu" ? v : available;
+  return v === "gpu" || v === "cpu" ? v : probe.backend;
 }
 
 function describeBackend(): void {
   const b = chosenBackend();
-  backendLine.textContent = b === "gpu" ? `Computing on the GPU with WebGPU (${adapter ?? "no adapter found: the run will fail"}).` : `Computing on the CPU, in a worker${available === "cpu" ? " (this browser gives no WebGPU adapter)" : ""}.`;
+  if (b === "gpu") {
+    backendLine.textContent = probe.adapter ? `Computing on the GPU with WebGPU (${probe.adapter}${probe.software ? ", a software renderer: slower than the CPU" : ""}).` : "Computing on the GPU: this browser gives no WebGPU adapter, the run will fail.";
+    return;
+  }
+  const why = !probe.adapter ? " (this browser gives no WebGPU adapter)" : probe.software ? ` (the WebGPU adapter, ${probe.adapter}, is a software renderer, slower than the CPU; choose GPU to use it anyway)` : "";
+  backendLine.textContent = `Computing on the CPU, in a worker${why}.`;
 }
 
 function download(name: string, text: string, type: string): HTMLAnchorElement {
@@ -184,9 +188,8 @@ async function start(): Promise<void> {
   distorted.addEventListener("change", () => listFiles(distorted, "distorted-files"));
   noPrediction.addEventListener("change", () => (modelSelect.disabled = noPrediction.checked));
   backendSelect.addEventListener("change", describeBackend);
-  const [worker, probe] = await Promise.all([ScoringWorker.load(new URL("./score-worker.js", import.meta.url).href), probeBackend()]);
-  available = probe.backend;
-  adapter = probe.adapter;
+  const [worker, probed] = await Promise.all([ScoringWorker.load(new URL("./score-worker.js", import.meta.url).href), probeBackend()]);
+  probe = probed;
   describeBackend();
   const catalogue = await worker.catalogue;
   modelSelect.replaceChildren(...catalogue.models.map((m) => new Option(m, m, m === DEFAULT_MODEL, m === DEFAULT_MODEL)));
