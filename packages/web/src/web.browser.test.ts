@@ -232,6 +232,23 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     await page.close();
   }, 300_000);
 
+  test("files dropped on the boxes become the inputs' files", async () => {
+    const page = await openPage();
+    const names = await page.evaluate(() => {
+      const drop = (zone: string, names: string[]) => {
+        const data = new DataTransfer();
+        for (const n of names) data.items.add(new File(["YUV4MPEG2 W2 H2\n"], n));
+        document.getElementById(zone)!.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      };
+      drop("drop-reference", ["a.y4m", "ignored.y4m"]);
+      drop("drop-distorted", ["b.y4m", "c.y4m"]);
+      const files = (id: string) => [...(document.getElementById(id) as HTMLInputElement).files!].map((f) => f.name);
+      return { reference: files("reference"), distorted: files("distorted"), listed: document.getElementById("distorted-files")!.textContent, score: (document.getElementById("score") as HTMLButtonElement).disabled };
+    });
+    expect(names).toEqual({ reference: ["a.y4m"], distorted: ["b.y4m", "c.y4m"], listed: "b.y4m (0.0 MB), c.y4m (0.0 MB)", score: false });
+    await page.close();
+  }, 60_000);
+
   test("best available: a software WebGPU adapter (SwiftShader, lavapipe) is passed over for the CPU worker, as vq --backend auto does, and the page says so", async () => {
     const page = await openPage();
     const adapter = await page.evaluate(async () => {
