@@ -100,11 +100,11 @@ interface LibvmafJson {
 const cliOutputs = new Map<string, { json: string; csv: string; xml: string }>();
 
 /** What the library gives for the pair in Bun, written as the page writes window.vqResult (round-trip precision). */
-async function expected(reference: string, distorted: string): Promise<LibvmafJson> {
-  const r = score({ reference, distorted, backend: "cpu" });
+async function expected(reference: string, distorted: string, options: { models?: string[]; features?: string[] } = {}): Promise<LibvmafJson> {
+  const r = score({ reference, distorted, backend: "cpu", ...options });
   const summary = await r.result;
   const o = { subsample: 1, frameCount: summary.frames, version: VERSION, fps: 0, precision: 6 };
-  cliOutputs.set(distorted, { json: writeJson(summary.collector, o), csv: writeCsv(summary.collector, o), xml: writeXml(summary.collector, { ...o, width: summary.width, height: summary.height }) });
+  if (!options.models && !options.features) cliOutputs.set(distorted, { json: writeJson(summary.collector, o), csv: writeCsv(summary.collector, o), xml: writeXml(summary.collector, { ...o, width: summary.width, height: summary.height }) });
   return JSON.parse(writeJson(summary.collector, { ...o, precision: "max" }));
 }
 
@@ -249,6 +249,19 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     await page.close();
   }, 60_000);
 
+  test("models and features chosen in the page are the run's (several models: each named after its version)", async () => {
+    const page = await openPage();
+    await page.select("#models", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1");
+    await page.click('#features input[value="psnr"]');
+    await page.click('#features input[value="float_ssim"]');
+    const out = await scoreOn(page, files.ref!, [files.dist!], "cpu");
+    expect(out.error).toBeUndefined();
+    const chosen = await expected(files.ref!, files.dist!, { models: ["version=vmaf_v0.6.1neg:name=vmaf_v0.6.1neg", "version=vmaf_4k_v0.6.1:name=vmaf_4k_v0.6.1"], features: ["float_ssim", "psnr"] });
+    expect(Object.keys(chosen.pooled_metrics)).toEqual(expect.arrayContaining(["vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "psnr_y", "float_ssim"]));
+    expectSameScores(out.result as LibvmafJson, chosen, "chosen models and features");
+    await page.close();
+  }, 120_000);
+
   test("best available: a software WebGPU adapter (SwiftShader, lavapipe) is passed over for the CPU worker, as vq --backend auto does, and the page says so", async () => {
     const page = await openPage();
     const adapter = await page.evaluate(async () => {
@@ -293,6 +306,7 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     // a run stopped halfway (the GPU one: slow enough on SwiftShader to be caught running)
     if (await page.evaluate(async () => Boolean(await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter()))) {
       await page.select("#backend", "gpu");
+      await (await page.$("input#distorted"))!.uploadFile(files.dist!);
       await page.click("#score");
       await page.waitForFunction(() => !(document.getElementById("cancel") as HTMLButtonElement).disabled, { timeout: 10_000 });
       await page.click("#cancel");

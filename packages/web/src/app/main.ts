@@ -133,7 +133,9 @@ async function run(worker: ScoringWorker): Promise<void> {
   window.vqBackend = undefined;
   results.classList.remove("shown");
   const backend = chosenBackend();
-  const models = noPrediction.checked ? [] : [...modelSelect.selectedOptions].map((o) => `version=${o.value}`);
+  const chosen = noPrediction.checked ? [] : [...modelSelect.selectedOptions].map((o) => o.value);
+  // One model writes libvmaf's "vmaf"; several would all write it, so each is named after its version.
+  const models = chosen.map((m) => (chosen.length > 1 ? `version=${m}:name=${m}` : `version=${m}`));
   const features = [...featureBox.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
   const job: ScoreJob = { type: "score", reference: ref, distorted: dists, backend, models, noPrediction: noPrediction.checked, features };
   running = true;
