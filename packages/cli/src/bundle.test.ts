@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { buildCliBundle } from "../../../tools/build-cli-bundle.ts";
+import { buildWeb } from "../../web/src/build.ts";
 import { main } from "./main.ts";
 import { VERSION } from "./version.ts";
 
@@ -18,6 +19,7 @@ const bin = join(dir, "bin/vq.js");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
   await buildCliBundle(join(dir, "dist/vq"));
+  await buildWeb(join(dir, "dist/web")); // the page as the package's build publishes it, for vq web
   cpSync(join(import.meta.dir, "../bin"), join(dir, "bin"), { recursive: true }); // bin/ as published: vq.js and its modules
 }, 120_000);
 
@@ -53,6 +55,30 @@ for (const [name, runtime] of Object.entries(runtimes)) {
       expect(written).toBe(withoutFps(fromSources));
     }, 120_000);
   }
+
+  test(`${name}: vq web serves the page the package was published with`, async () => {
+    const vq = spawn(runtime, [bin, "web", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        vq.stdout!.on("data", (d: Buffer) => (out += d) && out.includes("\n") && resolve(out));
+        vq.once("exit", (code) => reject(new Error(`vq web exited with ${code}`)));
+      });
+      const url = /^vq web: (http:\/\/127\.0\.0\.1:\d+\/) /.exec(line)?.[1];
+      expect(url, line).toBeDefined();
+      const page = await fetch(url!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe(readFileSync(join(dir, "dist/web/index.html"), "utf8"));
+      const worker = await fetch(new URL("score-worker.js", url));
+      expect((await worker.arrayBuffer()).byteLength).toBe(readFileSync(join(dir, "dist/web/score-worker.js")).byteLength);
+      expect((await fetch(new URL("bin/vq.js", url))).status).toBe(404);
+      const exited = new Promise((resolve) => vq.once("exit", resolve));
+      vq.kill("SIGINT");
+      expect(await exited).toBe(130);
+    } finally {
+      vq.kill("SIGKILL");
+    }
+  }, 60_000);
 
   test(`${name}: the bundle reports a bad input as the sources do: one line, exit code 1`, () => {
     const r = runBundle(runtime, ["-r", join(dir, "missing.y4m"), "-d", join(dir, "missing.y4m"), "--backend", "cpu"]);

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { isVqError } from "@vq/core";
 import { parseWebArgs, USAGE, WEB_DEFAULT_PORT, WEB_USAGE } from "./args.ts";
 import { main } from "./main.ts";
-import { serveWebPage, webPackageDir } from "./web-command.ts";
+import { serveWebPage, webPackageDir, webPageDir } from "./web-command.ts";
 
 const CLI = resolve(import.meta.dir, "cli.ts");
 
@@ -39,13 +39,20 @@ describe("vq web", () => {
     expect(err).toBe('vq: option --port needs a port number, 0 to 65535 (got "x")\n');
   });
 
-  test("a port in use is one line naming it", () => {
+  test("a port in use is one line naming it", async () => {
     const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     try {
-      expect(errorOf(() => serveWebPage(resolve(webPackageDir(), "dist"), taken.port!))).toBe(`port ${taken.port} is in use: give another with --port (0: any free port)`);
+      const error = await serveWebPage(resolve(webPackageDir()!, "dist"), taken.port!).then(() => undefined, (e: unknown) => e);
+      expect(isVqError(error)).toBe(true);
+      expect((error as Error).message).toBe(`port ${taken.port} is in use: give another with --port (0: any free port)`);
     } finally {
       void taken.stop(true);
     }
+  });
+
+  test("an installed package without the page: one line saying how to build it", async () => {
+    const error = await webPageDir({ stderr: () => {} }, "/nonexistent/dist/vq").then(() => undefined, (e: unknown) => e);
+    expect((error as Error).message).toBe("vq web: this installation has no built page (dist/web of @vq/cli); build it in the vq repository with: bun packages/web/src/build.ts");
   });
 
   test("builds the page when needed, serves only its files on 127.0.0.1, prints the address, and Ctrl-C stops it", async () => {

@@ -177,7 +177,7 @@ describe.skipIf((!chromium || !ffmpeg) && !required)("the web page in headless C
     expect(ffmpeg, "no ffmpeg on PATH").toBeDefined();
     const dist = join(work, "dist");
     await buildWeb(dist);
-    server = serveWebPage(dist, 0, (path) => served.push(path));
+    server = await serveWebPage(dist, 0, (path) => served.push(path));
     files.ref = cut("nat_576x324.ref.y4m", "ref.y4m");
     files.dist = cut("nat_576x324.x264crf30.y4m", "dist.y4m");
     files.refMp4 = losslessMp4(files.ref, "ref.mp4");
