@@ -1,10 +1,17 @@
 import { Bench } from "tinybench";
 import type { PicturePair } from "@vq/core";
 import { cpuFrameTask, firstFramePair } from "../../../tools/bench-tasks.ts";
-import { createFloatVifCpu, createVifCpu } from "../src/index.ts";
+import { kernelsModule } from "@vq/core";
+import { createFloatVifCpu, createVifCpu, vifOptions } from "../src/index.ts";
+import { VifWasm } from "../src/cpu/vif-wasm.ts";
+import { VIF_KERNELS_WASM } from "../src/cpu/wasm/vif-kernels.wasm.ts";
 
-function extractTask(frame: PicturePair, extractor: "vif" | "float_vif"): () => void {
-  return cpuFrameTask(extractor === "vif" ? createVifCpu() : createFloatVifCpu(), () => frame);
+const module = kernelsModule("vif", VIF_KERNELS_WASM);
+if (!module) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
+
+function extractTask(frame: PicturePair, extractor: "vif" | "vif-wasm" | "float_vif"): () => void {
+  const instance = extractor === "vif" ? createVifCpu() : extractor === "vif-wasm" ? new VifWasm(vifOptions.resolve({}), module!) : createFloatVifCpu();
+  return cpuFrameTask(instance, () => frame);
 }
 
 const hd = await firstFramePair("nat_1920x1080.x264crf35");
@@ -13,7 +20,9 @@ const deep = await firstFramePair("grad_960x540_10b.q8bit");
 const bench = new Bench({ name: "@vq/vif (CPU)", time: 5000, warmupTime: 1500 });
 bench
   .add("VifCpu 1920x1080 8-bit, one frame pair", extractTask(hd, "vif"))
+  .add("VifWasm (WebAssembly SIMD) 1920x1080 8-bit, one frame pair", extractTask(hd, "vif-wasm"))
   .add("VifCpu 960x540 10-bit, one frame pair", extractTask(deep, "vif"))
+  .add("VifWasm (WebAssembly SIMD) 960x540 10-bit, one frame pair", extractTask(deep, "vif-wasm"))
   .add("FloatVifCpu 1920x1080 8-bit, one frame pair", extractTask(hd, "float_vif"));
 await bench.run();
 console.log(bench.name);

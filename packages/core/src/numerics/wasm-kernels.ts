@@ -1,0 +1,70 @@
+/**
+ * Which CPU kernels the metric packages run (ADR 0040): their WebAssembly SIMD kernels
+ * where the runtime has WebAssembly SIMD, else the TypeScript reference they are held to.
+ * VQ_CPU_KERNELS=ts or =wasm forces one (tests run both); setCpuKernels does the same where
+ * there is no environment (a browser).
+ */
+import { VqError } from "../errors.ts";
+
+export type CpuKernels = "auto" | "wasm" | "ts";
+const CHOICES: readonly CpuKernels[] = ["auto", "wasm", "ts"];
+
+let chosen: CpuKernels | undefined;
+
+/** Forces a choice for this thread (a worker reads its own environment). */
+export function setCpuKernels(choice: CpuKernels): void {
+  chosen = choice;
+}
+
+/** The choice: setCpuKernels's, else VQ_CPU_KERNELS, else auto. */
+export function cpuKernels(): CpuKernels {
+  if (chosen) return chosen;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VQ_CPU_KERNELS;
+  if (env === undefined || env === "") return "auto";
+  if (!(CHOICES as readonly string[]).includes(env)) throw new VqError(`VQ_CPU_KERNELS=${env}: expected one of ${CHOICES.join(", ")}`);
+  return env as CpuKernels;
+}
+
+/** The smallest module using a v128 instruction: (func (result v128) v128.const 0). */
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]);
+
+let simd: boolean | undefined;
+
+/** Whether this runtime compiles WebAssembly SIMD. */
+export function wasmSimdSupported(): boolean {
+  simd ??= typeof WebAssembly === "object" && WebAssembly.validate(SIMD_PROBE);
+  return simd;
+}
+
+const modules = new Map<string, WebAssembly.Module | null>();
+
+/**
+ * The compiled kernels given as base64, once per thread, or undefined where the TypeScript
+ * reference runs instead (forced, no SIMD, or a runtime that refuses synchronous
+ * compilation, as a browser's main thread may). Forced `wasm` that cannot run is an error.
+ */
+export function kernelsModule(name: string, base64: string): WebAssembly.Module | undefined {
+  const choice = cpuKernels();
+  if (choice === "ts") return undefined;
+  let module = modules.get(name);
+  if (module === undefined) {
+    module = null;
+    if (wasmSimdSupported()) {
+      try {
+        module = new WebAssembly.Module(decodeBase64(base64));
+      } catch {
+        module = null;
+      }
+    }
+    modules.set(name, module);
+  }
+  if (!module && choice === "wasm") throw new VqError(`VQ_CPU_KERNELS=wasm: ${name}'s WebAssembly SIMD kernels cannot run in this runtime`);
+  return module ?? undefined;
+}
+
+function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}

@@ -1,0 +1,338 @@
+// Integer VIF's WebAssembly SIMD kernels, in AssemblyScript (ADR 0040). They compute what
+// src/cpu/vif-statistic.ts and src/cpu/vif-decimate.ts compute, bit for bit: those stay the
+// readable specification, and the tests hold the two paths to each other and to libvmaf.
+// Built by tools/build-wasm.ts into src/cpu/wasm/vif-kernels.wasm.ts.
+//
+// Memory is laid out by the caller (src/cpu/vif-wasm.ts): pictures are u16 planes with
+// mirrored rows above and below, rows are i32 with VIF_MAX_HALF samples of padding on the
+// left and 16 on the right; every pointer below is a byte address of sample 0. The SIMD
+// loops run in steps of 4 or 8 columns and may read and write up to 7 samples past a row's
+// end (the padding, or slack the caller allocates), never using what they compute there.
+
+/** libvmaf's sigma_nsq, 2.0 in 16.16 fixed point. */
+const SIGMA_NSQ: i32 = 65536 << 1;
+/** log2(SIGMA_NSQ) * 2048, taken off once per logged sample. */
+const LOG2_SIGMA_NSQ: i64 = 2048 * 17;
+const GAIN_EPSILON: f64 = 65536 * 1.0e-10;
+const LOW16: v128 = i32x4.splat(0xffff);
+
+// the current scale's sums (vif_statistic's accumulators)
+let numLog: i64 = 0;
+let denLog: i64 = 0;
+let denNonLog: i64 = 0;
+let nonLog: u64 = 0;
+
+/** Where the caller may start laying out its buffers. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+export function sumNumLog(): f64 {
+  return <f64>numLog;
+}
+export function sumDenLog(): f64 {
+  return <f64>denLog;
+}
+export function sumDenNonLog(): f64 {
+  return <f64>denNonLog;
+}
+/** Σ sigma2_sq of the linear branch as two 32-bit halves (an unsigned 64-bit sum). */
+export function sumNonLogHi(): f64 {
+  return <f64>(nonLog >>> 32);
+}
+export function sumNonLogLo(): f64 {
+  return <f64>(nonLog & 0xffffffff);
+}
+
+/** Rows -1..-half and height..height-1+half of a u16 plane, mirrored (pad_top_and_bottom). */
+export function mirrorPlaneRows(plane: usize, stride: i32, width: i32, height: i32, half: i32): void {
+  const rowBytes = <usize>stride << 1;
+  const last = plane + <usize>(height - 1) * rowBytes;
+  for (let i = 1; i <= half; i++) {
+    const off = <usize>i * rowBytes;
+    memory.copy(plane - off, plane + off, <usize>width << 1);
+    memory.copy(last + off, last - off, <usize>width << 1);
+  }
+}
+
+/** Samples -1..-half and width..width-1+half of an i32 row, mirrored. */
+function mirrorRow(row: usize, width: i32, half: i32): void {
+  const last = row + (<usize>(width - 1) << 2);
+  for (let f = 1; f <= half; f++) {
+    const off = <usize>f << 2;
+    store<i32>(row - off, load<i32>(row + off));
+    store<i32>(last + off, load<i32>(last - off));
+  }
+}
+
+/**
+ * Vertical pass for 8-bit scale 0, 8 columns a step: c * x fits 32 bits and so do the
+ * sums of c * x * y (below 2^16 * 2^16), so every lane is an exact u32; the second
+ * moments need no rounding at 8 bits.
+ */
+function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize): void {
+  const rowBytes = <usize>stride << 1;
+  const round = i32x4.splat(muRound);
+  for (let j = 0; j < width; j += 8) {
+    let m1l = i32x4.splat(0), m1h = i32x4.splat(0), m2l = i32x4.splat(0), m2h = i32x4.splat(0);
+    let rrl = i32x4.splat(0), rrh = i32x4.splat(0), ddl = i32x4.splat(0), ddh = i32x4.splat(0);
+    let rdl = i32x4.splat(0), rdh = i32x4.splat(0);
+    let p = <usize>j << 1;
+    for (let k = 0; k < taps; k++, p += rowBytes) {
+      const c = i16x8.splat(<i16>load<i32>(filter + (<usize>k << 2)));
+      const r = v128.load(ref + p);
+      const d = v128.load(dis + p);
+      const crl = i32x4.extmul_low_i16x8_u(c, r);
+      const crh = i32x4.extmul_high_i16x8_u(c, r);
+      const cdl = i32x4.extmul_low_i16x8_u(c, d);
+      const cdh = i32x4.extmul_high_i16x8_u(c, d);
+      const rl = i32x4.extend_low_i16x8_u(r);
+      const rh = i32x4.extend_high_i16x8_u(r);
+      const dl = i32x4.extend_low_i16x8_u(d);
+      const dh = i32x4.extend_high_i16x8_u(d);
+      m1l = i32x4.add(m1l, crl);
+      m1h = i32x4.add(m1h, crh);
+      m2l = i32x4.add(m2l, cdl);
+      m2h = i32x4.add(m2h, cdh);
+      rrl = i32x4.add(rrl, i32x4.mul(crl, rl));
+      rrh = i32x4.add(rrh, i32x4.mul(crh, rh));
+      ddl = i32x4.add(ddl, i32x4.mul(cdl, dl));
+      ddh = i32x4.add(ddh, i32x4.mul(cdh, dh));
+      rdl = i32x4.add(rdl, i32x4.mul(crl, dl));
+      rdh = i32x4.add(rdh, i32x4.mul(crh, dh));
+    }
+    const q = <usize>j << 2;
+    v128.store(mu1 + q, i32x4.shr_u(i32x4.add(m1l, round), muShift));
+    v128.store(mu1 + q, i32x4.shr_u(i32x4.add(m1h, round), muShift), 16);
+    v128.store(mu2 + q, i32x4.shr_u(i32x4.add(m2l, round), muShift));
+    v128.store(mu2 + q, i32x4.shr_u(i32x4.add(m2h, round), muShift), 16);
+    v128.store(rr + q, rrl);
+    v128.store(rr + q, rrh, 16);
+    v128.store(dd + q, ddl);
+    v128.store(dd + q, ddh, 16);
+    v128.store(rd + q, rdl);
+    v128.store(rd + q, rdh, 16);
+  }
+}
+
+/** (sum + round) >> shift of two i64x2 halves, narrowed to the low words of four lanes. */
+@inline
+function roundNarrow(lo: v128, hi: v128, round: v128, shift: u32): v128 {
+  return i32x4.shuffle(i64x2.shr_u(i64x2.add(lo, round), shift), i64x2.shr_u(i64x2.add(hi, round), shift), 0, 2, 4, 6);
+}
+
+/**
+ * Vertical pass for any depth, 4 columns a step: the means stay below 2^32, the sums of
+ * c * x * y (below 2^48) are kept in 64-bit lanes and rounded down to 32 bits.
+ */
+function verticalWide(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, sqRound: u64, sqShift: u32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize): void {
+  const rowBytes = <usize>stride << 1;
+  const round = i32x4.splat(muRound);
+  const sqRoundV = i64x2.splat(sqRound);
+  for (let j = 0; j < width; j += 4) {
+    let m1 = i32x4.splat(0), m2 = i32x4.splat(0);
+    let rrl = i64x2.splat(0), rrh = i64x2.splat(0), ddl = i64x2.splat(0), ddh = i64x2.splat(0), rdl = i64x2.splat(0), rdh = i64x2.splat(0);
+    let p = <usize>j << 1;
+    for (let k = 0; k < taps; k++, p += rowBytes) {
+      const c = i32x4.splat(load<i32>(filter + (<usize>k << 2)));
+      const r = v128.load16x4_u(ref + p);
+      const d = v128.load16x4_u(dis + p);
+      const cr = i32x4.mul(c, r);
+      const cd = i32x4.mul(c, d);
+      m1 = i32x4.add(m1, cr);
+      m2 = i32x4.add(m2, cd);
+      rrl = i64x2.add(rrl, i64x2.extmul_low_i32x4_u(cr, r));
+      rrh = i64x2.add(rrh, i64x2.extmul_high_i32x4_u(cr, r));
+      ddl = i64x2.add(ddl, i64x2.extmul_low_i32x4_u(cd, d));
+      ddh = i64x2.add(ddh, i64x2.extmul_high_i32x4_u(cd, d));
+      rdl = i64x2.add(rdl, i64x2.extmul_low_i32x4_u(cr, d));
+      rdh = i64x2.add(rdh, i64x2.extmul_high_i32x4_u(cr, d));
+    }
+    const q = <usize>j << 2;
+    v128.store(mu1 + q, i32x4.shr_u(i32x4.add(m1, round), muShift));
+    v128.store(mu2 + q, i32x4.shr_u(i32x4.add(m2, round), muShift));
+    v128.store(rr + q, roundNarrow(rrl, rrh, sqRoundV, sqShift));
+    v128.store(dd + q, roundNarrow(ddl, ddh, sqRoundV, sqShift));
+    v128.store(rd + q, roundNarrow(rdl, rdh, sqRoundV, sqShift));
+  }
+}
+
+/** The high word of x * y + 2^31 for four u32 lanes: libvmaf's rounded (x * y) >> 32. */
+@inline
+function roundedHighProduct(x: v128, y: v128): v128 {
+  const half = i64x2.splat(0x80000000);
+  return i32x4.shuffle(i64x2.add(i64x2.extmul_low_i32x4_u(x, y), half), i64x2.add(i64x2.extmul_high_i32x4_u(x, y), half), 1, 3, 5, 7);
+}
+
+/**
+ * (Σ f * x + 2^15) >> 16 of a u32 second moment, folded around the centre, in 32-bit
+ * lanes: the low and high 16 bits of x are filtered apart (each sum below 2^32, the taps
+ * summing to 2^16) and joined, H + ((L + 2^15) >> 16) being exactly that shift.
+ */
+@inline
+function filterMoment(row: usize, q: usize, filter: usize, half: i32): v128 {
+  const centre = v128.load(row + q);
+  const f0 = i32x4.splat(load<i32>(filter + (<usize>half << 2)));
+  let lo = i32x4.mul(f0, v128.and(centre, LOW16));
+  let hi = i32x4.mul(f0, i32x4.shr_u(centre, 16));
+  for (let k = 1; k <= half; k++) {
+    const f = i32x4.splat(load<i32>(filter + (<usize>(half - k) << 2)));
+    const a = v128.load(row + q - (<usize>k << 2));
+    const b = v128.load(row + q + (<usize>k << 2));
+    lo = i32x4.add(lo, i32x4.mul(f, i32x4.add(v128.and(a, LOW16), v128.and(b, LOW16))));
+    hi = i32x4.add(hi, i32x4.mul(f, i32x4.add(i32x4.shr_u(a, 16), i32x4.shr_u(b, 16))));
+  }
+  return i32x4.add(hi, i32x4.shr_u(i32x4.add(lo, i32x4.splat(32768)), 16));
+}
+
+/** Σ f * x of a mean row (x below 2^16, so every sum is below 2^32), folded around the centre. */
+@inline
+function filterMean(row: usize, q: usize, filter: usize, half: i32): v128 {
+  let m = i32x4.mul(i32x4.splat(load<i32>(filter + (<usize>half << 2))), v128.load(row + q));
+  for (let k = 1; k <= half; k++) {
+    const f = i32x4.splat(load<i32>(filter + (<usize>(half - k) << 2)));
+    m = i32x4.add(m, i32x4.mul(f, i32x4.add(v128.load(row + q - (<usize>k << 2)), v128.load(row + q + (<usize>k << 2)))));
+  }
+  return m;
+}
+
+/** log2(x) * 2048 from x's top 16 bits (libvmaf's log2_32 / log2_64), x at least 2^16. */
+@inline
+function fixedLog2(table: usize, x: u64): i64 {
+  const k = 48 - <i32>clz<u64>(x);
+  return <i64>load<u16>(table + (<usize>(x >>> k) << 1)) + (<i64>k << 11);
+}
+
+/**
+ * The horizontal pass over one vertically filtered row, four columns a step, writing
+ * sigma1_sq, sigma2_sq (clamped at 0) and sigma12 as int32 to s1, s2, s12; then each
+ * sample's log2 or linear term, scalar, into the scale's sums.
+ */
+function statisticRow(width: i32, filter: usize, half: i32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize, s1: usize, s2: usize, s12: usize, table: usize, gainLimit: f64): void {
+  for (let j = 0; j < width; j += 4) {
+    const q = <usize>j << 2;
+    const m1 = filterMean(mu1, q, filter, half);
+    const m2 = filterMean(mu2, q, filter, half);
+    const sigma1Sq = i32x4.sub(filterMoment(rr, q, filter, half), roundedHighProduct(m1, m1));
+    const sigma2Sq = i32x4.max_s(i32x4.sub(filterMoment(dd, q, filter, half), roundedHighProduct(m2, m2)), i32x4.splat(0));
+    const sigma12 = i32x4.sub(filterMoment(rd, q, filter, half), roundedHighProduct(m1, m2));
+    v128.store(s1 + q, sigma1Sq);
+    v128.store(s2 + q, sigma2Sq);
+    v128.store(s12 + q, sigma12);
+  }
+
+  let numLogRow: i64 = 0;
+  let denLogRow: i64 = 0;
+  let logCount: i64 = 0;
+  let denNonLogRow: i64 = 0;
+  let nonLogRow: u64 = 0;
+  for (let j = 0; j < width; j++) {
+    const q = <usize>j << 2;
+    const sigma1Sq = load<i32>(s1 + q);
+    const sigma2Sq = load<i32>(s2 + q);
+    if (sigma1Sq >= SIGMA_NSQ) {
+      const x = <u32>(SIGMA_NSQ + sigma1Sq);
+      denLogRow += fixedLog2(table, <u64>x);
+      logCount++;
+      const sigma12 = load<i32>(s12 + q);
+      if (sigma12 > 0 && sigma2Sq > 0) {
+        const g = <f64>sigma12 / (<f64>sigma1Sq + GAIN_EPSILON);
+        // svSq is below 2^31 when positive (sigma2_sq is, and g * sigma12 is not negative)
+        const svSq = <f64>sigma2Sq - g * <f64>sigma12;
+        const numer1: u32 = svSq > 0 ? <u32>(<i32>svSq + SIGMA_NSQ) : <u32>SIGMA_NSQ;
+        const gain = g > gainLimit ? gainLimit : g;
+        const numer1Tmp = <u64>Math.floor(gain * gain * <f64>sigma1Sq) + <u64>numer1;
+        numLogRow += fixedLog2(table, numer1Tmp) - fixedLog2(table, <u64>numer1);
+      }
+    } else {
+      nonLogRow += <u64>sigma2Sq;
+      denNonLogRow++;
+    }
+  }
+  numLog += numLogRow;
+  denLog += denLogRow - logCount * LOG2_SIGMA_NSQ;
+  denNonLog += denNonLogRow;
+  nonLog += nonLogRow;
+}
+
+/**
+ * One scale's sums (vif_statistic): per row, the vertical pass (narrow: 8-bit scale 0),
+ * the rows' mirrored ends, and the horizontal pass with the statistics. Read the sums
+ * back with sum*().
+ */
+export function statisticScale(
+  ref: usize, dis: usize, stride: i32, width: i32, height: i32,
+  filter: usize, half: i32, narrow: bool, muRound: u32, muShift: u32, sqRound: u32, sqShift: u32,
+  mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize, s1: usize, s2: usize, s12: usize,
+  table: usize, gainLimit: f64,
+): void {
+  numLog = 0;
+  denLog = 0;
+  denNonLog = 0;
+  nonLog = 0;
+  const taps = 2 * half + 1;
+  const rowBytes = <usize>stride << 1;
+  for (let i = 0; i < height; i++) {
+    const top = <usize>(i - half) * rowBytes;
+    if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, mu1, mu2, rr, dd, rd);
+    else verticalWide(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, <u64>sqRound, sqShift, mu1, mu2, rr, dd, rd);
+    mirrorRow(mu1, width, half);
+    mirrorRow(mu2, width, half);
+    mirrorRow(rr, width, half);
+    mirrorRow(dd, width, half);
+    mirrorRow(rd, width, half);
+    statisticRow(width, filter, half, mu1, mu2, rr, dd, rd, s1, s2, s12, table, gainLimit);
+  }
+}
+
+/** Vertical pass of one plane's row for decimation: (Σ f * x + round) >> shift, four columns a step. */
+function decimateColumns(plane: usize, stride: i32, width: i32, filter: usize, half: i32, round: u32, shift: u32, out: usize): void {
+  const rowBytes = <usize>stride << 1;
+  const roundV = i32x4.splat(round);
+  const f0 = i32x4.splat(load<i32>(filter + (<usize>half << 2)));
+  for (let j = 0; j < width; j += 4) {
+    const p = plane + (<usize>j << 1);
+    let acc = i32x4.mul(f0, v128.load16x4_u(p));
+    for (let k = 1; k <= half; k++) {
+      const f = i32x4.splat(load<i32>(filter + (<usize>(half - k) << 2)));
+      const off = <usize>k * rowBytes;
+      acc = i32x4.add(acc, i32x4.mul(f, i32x4.add(v128.load16x4_u(p - off), v128.load16x4_u(p + off))));
+    }
+    v128.store(out + (<usize>j << 2), i32x4.shr_u(i32x4.add(acc, roundV), shift));
+  }
+}
+
+/** Horizontal pass for decimation over every column of a mirrored row, (Σ f * x + 2^15) >> 16, kept on even columns. */
+function decimateRow(row: usize, width: i32, filter: usize, half: i32, tmp: usize, target: usize, toWidth: i32): void {
+  const round = i32x4.splat(32768);
+  for (let j = 0; j < width; j += 4) {
+    const q = <usize>j << 2;
+    v128.store(tmp + q, i32x4.shr_u(i32x4.add(filterMean(row, q, filter, half), round), 16));
+  }
+  for (let c = 0; c < toWidth; c++) store<u16>(target + (<usize>c << 1), load<i32>(tmp + (<usize>c << 3)));
+}
+
+/**
+ * The next scale of the pyramid (subsample_rd): the kept rows and columns of scale s
+ * blurred with scale s+1's filter; then the new plane's rows mirrored for its own filter.
+ */
+export function decimate(
+  fromRef: usize, fromDis: usize, fromStride: i32, width: i32,
+  toRef: usize, toDis: usize, toStride: i32, toWidth: i32, toHeight: i32, toPad: i32,
+  filter: usize, half: i32, round: u32, shift: u32, rowA: usize, rowB: usize, tmp: usize,
+): void {
+  const fromRowBytes = <usize>fromStride << 1;
+  const toRowBytes = <usize>toStride << 1;
+  for (let r = 0; r < toHeight; r++) {
+    const mid = <usize>(2 * r) * fromRowBytes;
+    decimateColumns(fromRef + mid, fromStride, width, filter, half, round, shift, rowA);
+    decimateColumns(fromDis + mid, fromStride, width, filter, half, round, shift, rowB);
+    mirrorRow(rowA, width, half);
+    mirrorRow(rowB, width, half);
+    const target = <usize>r * toRowBytes;
+    decimateRow(rowA, width, filter, half, tmp, toRef + target, toWidth);
+    decimateRow(rowB, width, filter, half, tmp, toDis + target, toWidth);
+  }
+  mirrorPlaneRows(toRef, toStride, toWidth, toHeight, toPad);
+  mirrorPlaneRows(toDis, toStride, toWidth, toHeight, toPad);
+}

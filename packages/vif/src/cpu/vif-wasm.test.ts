@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { FeatureCollector, Picture, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { seededRandom } from "@vq/core/testing";
+import { vifOptions, type VifOptions } from "../definition.ts";
+import { VifCpu } from "./vif-cpu.ts";
+import { VifWasm } from "./vif-wasm.ts";
+import { VIF_KERNELS_WASM } from "./wasm/vif-kernels.wasm.ts";
+
+/**
+ * The WebAssembly SIMD kernels against the TypeScript reference (ADR 0040), every output
+ * (debug on), on inputs the golden pairs do not reach: odd and tiny sizes, depths 8 to 16,
+ * noise, full-scale edges and flat or maximal pictures. The parity tests (parity-wasm.test.ts)
+ * hold the kernels to libvmaf itself.
+ */
+const module = new WebAssembly.Module(Buffer.from(VIF_KERNELS_WASM, "base64"));
+
+function scores(extractor: FeatureExtractor<PicturePair>, pairs: PicturePair[]): Record<string, number[]> {
+  const collector = new FeatureCollector();
+  extractor.init(pairs[0]!.ref.format);
+  pairs.forEach((pair, i) => extractor.extract(pair, i, collector));
+  extractor.close();
+  const out: Record<string, number[]> = {};
+  for (const name of collector.names()) out[name] = pairs.map((_, i) => collector.get(name, i)!);
+  return out;
+}
+
+function picture(format: PictureFormat, fill: (x: number, y: number) => number): Picture {
+  const p = Picture.allocate(format);
+  const plane = p.planes[0]!;
+  const max = 2 ** format.bitDepth - 1;
+  for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = Math.min(max, Math.max(0, Math.round(fill(x, y))));
+  return p;
+}
+
+function expectSame(options: Partial<VifOptions>, pairs: PicturePair[]): void {
+  const o = vifOptions.resolve({ debug: true, ...options });
+  const wasm = scores(new VifWasm(o, module), pairs);
+  const reference = scores(new VifCpu(o), pairs);
+  expect(Object.keys(wasm).length).toBeGreaterThan(10);
+  expect(wasm).toEqual(reference);
+}
+
+const cases: [string, number, number, number][] = [
+  ["odd size 8-bit", 8, 61, 37],
+  ["odd size 10-bit", 10, 45, 33],
+  ["12-bit", 12, 40, 32],
+  ["16-bit", 16, 36, 34],
+  ["smallest (each scale wider than its filter reaches)", 8, 33, 33],
+  ["8-bit, width a multiple of 8 plus 1", 8, 129, 40],
+];
+
+describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
+  for (const [name, bitDepth, width, height] of cases) {
+    test(`${name}: ${width}x${height}, noise and structure, two frames`, () => {
+      const format: PictureFormat = { width, height, bitDepth, pixelFormat: "420" };
+      const max = 2 ** bitDepth - 1;
+      const random = seededRandom(width * 31 + bitDepth);
+      const ref = picture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
+      const dist = picture(format, (x, y) => max * (0.5 + 0.3 * Math.sin(x / 3 + 0.2) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
+      const noise = picture(format, () => random() * max);
+      expectSame({}, [{ ref, dist }, { ref: noise, dist: ref }]);
+      expectSame({ vif_enhn_gain_limit: 1 }, [{ ref: dist, dist: ref }]);
+    });
+  }
+
+  test("full-scale edges, maximal and flat pictures at 8 and 16 bits (the fixed point's limits)", () => {
+    for (const bitDepth of [8, 16]) {
+      const format: PictureFormat = { width: 70, height: 50, bitDepth, pixelFormat: "444" };
+      const max = 2 ** bitDepth - 1;
+      const checker = picture(format, (x, y) => (((x >> 1) + (y >> 1)) & 1 ? max : 0));
+      const stripes = picture(format, (x) => (x & 1 ? max : 0));
+      const full = picture(format, () => max);
+      const zero = picture(format, () => 0);
+      expectSame({}, [{ ref: checker, dist: stripes }, { ref: full, dist: zero }, { ref: checker, dist: checker }, { ref: zero, dist: full }]);
+    }
+  });
+
+  test("vif_skip_scale0", () => {
+    const format: PictureFormat = { width: 64, height: 48, bitDepth: 8, pixelFormat: "420" };
+    const random = seededRandom(7);
+    const ref = picture(format, () => random() * 255);
+    const dist = picture(format, (x) => x * 4);
+    expectSame({ vif_skip_scale0: true }, [{ ref, dist }]);
+  });
+
+  test("a plane whose rows are longer than its width (a decoder's stride)", () => {
+    const format: PictureFormat = { width: 40, height: 36, bitDepth: 8, pixelFormat: "400" as PictureFormat["pixelFormat"] };
+    const random = seededRandom(3);
+    const ref = picture({ ...format, pixelFormat: "420" }, () => random() * 255);
+    const dist = picture({ ...format, pixelFormat: "420" }, () => random() * 255);
+    const strided = (p: Picture): Picture => {
+      const plane = p.planes[0]!;
+      const data = new Uint8Array(plane.height * 48 + 64);
+      for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * 48);
+      return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride: 48 }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
+    };
+    const o = vifOptions.resolve({ debug: true });
+    expect(scores(new VifWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(scores(new VifCpu(o), [{ ref, dist }]));
+  });
+});

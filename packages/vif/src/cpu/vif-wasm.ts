@@ -1,0 +1,159 @@
+import { kernelsModule, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { vifDefinition, vifFeatureNames, type VifFeatureNames, type VifOptions } from "../definition.ts";
+import { createLog2Table } from "../numerics/log2-table.ts";
+import { VIF_FILTERS, VIF_FILTER_HALF, VIF_MAX_HALF, VIF_SCALES } from "../numerics/vif-filters.ts";
+import { writeVifScores } from "../numerics/vif-scores.ts";
+import { VIF_KERNELS_WASM } from "./wasm/vif-kernels.wasm.ts";
+
+/** The kernels' exports (assembly/vif-kernels.ts); pointers are byte addresses in `memory`. */
+interface VifKernels {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  sumNumLog(): number;
+  sumDenLog(): number;
+  sumDenNonLog(): number;
+  sumNonLogHi(): number;
+  sumNonLogLo(): number;
+  mirrorPlaneRows(plane: number, stride: number, width: number, height: number, half: number): void;
+  statisticScale(
+    ref: number, dis: number, stride: number, width: number, height: number,
+    filter: number, half: number, narrow: number, muRound: number, muShift: number, sqRound: number, sqShift: number,
+    mu1: number, mu2: number, rr: number, dd: number, rd: number, s1: number, s2: number, s12: number,
+    table: number, gainLimit: number,
+  ): void;
+  decimate(
+    fromRef: number, fromDis: number, fromStride: number, width: number,
+    toRef: number, toDis: number, toStride: number, toWidth: number, toHeight: number, toPad: number,
+    filter: number, half: number, round: number, shift: number, rowA: number, rowB: number, tmp: number,
+  ): void;
+}
+
+/** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
+export function vifKernelsModule(): WebAssembly.Module | undefined {
+  return kernelsModule("vif", VIF_KERNELS_WASM);
+}
+
+/** Samples a SIMD step may read or write past a row's or plane's end. */
+const SLACK = 16;
+
+/** A bump layout of 16-byte-aligned buffers in the kernels' memory. */
+class Layout {
+  constructor(public end: number) {}
+  take(bytes: number): number {
+    const at = (this.end + 15) & ~15;
+    this.end = at + bytes;
+    return at;
+  }
+}
+
+/** One scale's planes in wasm memory: byte addresses of sample (0, 0) of reference and distorted. */
+interface WasmScale {
+  readonly width: number;
+  readonly height: number;
+  readonly pad: number;
+  readonly ref: number;
+  readonly dis: number;
+}
+
+interface WasmState {
+  readonly kernels: VifKernels;
+  readonly scales: readonly WasmScale[];
+  readonly filters: readonly number[];
+  readonly rows: { mu1: number; mu2: number; rr: number; dd: number; rd: number; s1: number; s2: number; s12: number; a: number; b: number; tmp: number };
+  readonly table: number;
+  readonly bitDepth: number;
+}
+
+/**
+ * libvmaf's integer `vif` extractor on WebAssembly SIMD kernels (ADR 0040): the same
+ * numbers as VifCpu, the TypeScript reference. Its own module instance owns the pyramid,
+ * the row buffers and the log2 table; a frame costs one copy of each luma plane into it.
+ */
+export class VifWasm implements FeatureExtractor<PicturePair> {
+  readonly definition = vifDefinition;
+  readonly names: VifFeatureNames;
+  private state?: WasmState;
+  private readonly numDen = new Float32Array(2 * VIF_SCALES);
+
+  constructor(readonly options: VifOptions, private readonly module: WebAssembly.Module) {
+    this.names = vifFeatureNames(options);
+  }
+
+  init(format: PictureFormat): void {
+    vifDefinition.checkFormat?.(this.options, format);
+    const kernels = new WebAssembly.Instance(this.module).exports as unknown as VifKernels;
+    const layout = new Layout(kernels.heapBase());
+    const table = layout.take(65537 * 2);
+    const filters = VIF_FILTERS.map((f) => layout.take(f.length * 4));
+    const scales: WasmScale[] = [];
+    for (let s = 0, w = format.width, h = format.height; s < VIF_SCALES; s++, w >>= 1, h >>= 1) {
+      const pad = VIF_FILTER_HALF[s]!;
+      const plane = () => layout.take(((h + 2 * pad) * w + SLACK) * 2) + pad * w * 2;
+      scales.push({ width: w, height: h, pad, ref: plane(), dis: plane() });
+    }
+    const row = () => layout.take((format.width + VIF_MAX_HALF + SLACK) * 4) + VIF_MAX_HALF * 4;
+    const rows = { mu1: row(), mu2: row(), rr: row(), dd: row(), rd: row(), s1: row(), s2: row(), s12: row(), a: row(), b: row(), tmp: row() };
+    const pages = Math.ceil(layout.end / 65536) - kernels.memory.buffer.byteLength / 65536;
+    if (pages > 0) kernels.memory.grow(pages);
+    const buffer = kernels.memory.buffer;
+    new Uint16Array(buffer, table, 65537).set(createLog2Table());
+    VIF_FILTERS.forEach((f, s) => new Int32Array(buffer, filters[s]!, f.length).set(f));
+    this.state = { kernels, scales, filters, rows, table, bitDepth: format.bitDepth };
+  }
+
+  extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
+    const state = this.state;
+    if (!state) throw new Error("vif: extract before init");
+    const { kernels, scales, filters, rows, bitDepth } = state;
+    const top = scales[0]!;
+    copyPlane(kernels.memory.buffer, frame.ref.planes[0]!, top.ref, top.width);
+    copyPlane(kernels.memory.buffer, frame.dist.planes[0]!, top.dis, top.width);
+    kernels.mirrorPlaneRows(top.ref, top.width, top.width, top.height, top.pad);
+    kernels.mirrorPlaneRows(top.dis, top.width, top.width, top.height, top.pad);
+    for (let scale = 0; scale < VIF_SCALES; scale++) {
+      const to = scales[scale]!;
+      if (scale > 0) {
+        const from = scales[scale - 1]!;
+        // from full-depth samples the vertical pass drops bitDepth bits, from 16-bit means 16
+        const shift = scale === 1 ? bitDepth : 16;
+        kernels.decimate(from.ref, from.dis, from.width, from.width, to.ref, to.dis, to.width, to.width, to.height, to.pad, filters[scale]!, to.pad, 2 ** (shift - 1), shift, rows.a, rows.b, rows.tmp);
+      }
+      if (scale === 0 && this.options.vif_skip_scale0) continue;
+      // scale 0 brings samples of bitDepth bits to 16-bit means and, above 8 bits, its
+      // squares to 32 bits; later scales round 16 bits off both
+      const muShift = scale === 0 ? bitDepth : 16;
+      const sqShift = scale === 0 ? (bitDepth - 8) * 2 : 16;
+      const narrow = scale === 0 && bitDepth === 8 ? 1 : 0;
+      kernels.statisticScale(
+        to.ref, to.dis, to.width, to.width, to.height,
+        filters[scale]!, to.pad, narrow, 2 ** (muShift - 1), muShift, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift,
+        rows.mu1, rows.mu2, rows.rr, rows.dd, rows.rd, rows.s1, rows.s2, rows.s12,
+        state.table, this.options.vif_enhn_gain_limit,
+      );
+      const numLog = kernels.sumNumLog();
+      const denLog = kernels.sumDenLog();
+      const denNonLog = kernels.sumDenNonLog();
+      const nonLog = uint64ToNumber(kernels.sumNonLogHi(), kernels.sumNonLogLo());
+      this.numDen[2 * scale] = numLog / 2048.0 + (denNonLog - nonLog / 16384.0 / 65025.0);
+      this.numDen[2 * scale + 1] = denLog / 2048.0 + denNonLog;
+    }
+    writeVifScores(collector, index, this.names, this.options, this.numDen);
+  }
+
+  flush(_collector: FeatureCollector): void {}
+
+  close(): void {
+    this.state = undefined;
+  }
+}
+
+/** A luma plane into a u16 plane of the kernels' memory (typed-array set converts 8-bit samples). */
+function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, stride: number): void {
+  const { data, width, height } = plane;
+  const view = new Uint16Array(buffer, target, stride * height);
+  if (plane.stride === width && stride === width) {
+    view.set(data.subarray(0, width * height));
+    return;
+  }
+  for (let y = 0; y < height; y++) view.set(data.subarray(y * plane.stride, y * plane.stride + width), y * stride);
+}
