@@ -18,7 +18,10 @@ export interface WasmKernels {
   readonly constant: string;
 }
 
-export const KERNELS: readonly WasmKernels[] = [{ source: "packages/vif/assembly/vif-kernels.ts", module: "packages/vif/src/cpu/wasm/vif-kernels.wasm.ts", constant: "VIF_KERNELS_WASM" }];
+export const KERNELS: readonly WasmKernels[] = [
+  { source: "packages/vif/assembly/vif-kernels.ts", module: "packages/vif/src/cpu/wasm/vif-kernels.wasm.ts", constant: "VIF_KERNELS_WASM" },
+  { source: "packages/motion/assembly/motion-kernels.ts", module: "packages/motion/src/wasm/motion-kernels.wasm.ts", constant: "MOTION_KERNELS_WASM" },
+];
 
 /** asc's options: optimised, no runtime or GC (the kernels only touch memory the caller lays out), SIMD on, no imports. */
 const ASC_OPTIONS = ["-O3", "--runtime", "stub", "--noAssert", "--use", "abort=", "--enable", "simd"];
@@ -28,13 +31,12 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 /** Compiles one kernel source and returns its .wasm bytes. */
 export async function compileKernels(kernels: WasmKernels): Promise<Uint8Array> {
   let binary: Uint8Array | undefined;
-  const { error, stderr } = await asc.main([kernels.source, "--outFile", "kernels.wasm", ...ASC_OPTIONS], {
+  const { error, stderr } = await asc.main([kernels.source, "--baseDir", root, "--outFile", "kernels.wasm", ...ASC_OPTIONS], {
     readFile: (name: string, baseDir: string) => readFile(`${baseDir}/${name}`, "utf8").catch(() => null),
     writeFile: (name: string, contents: Uint8Array | string) => {
       if (name === "kernels.wasm" && typeof contents !== "string") binary = contents;
     },
     listFiles: () => [],
-    baseDir: root,
   } as Parameters<typeof asc.main>[1]);
   if (error || !binary) throw new Error(`asc failed on ${kernels.source}: ${error?.message ?? ""}\n${stderr.toString()}`);
   return binary;

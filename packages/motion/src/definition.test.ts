@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { isVqError, type PictureFormat } from "@vq/core";
+import { cpuKernels, isVqError, setCpuKernels, type PictureFormat } from "@vq/core";
 import { motionDefinition, motionFeatureNames, motionOptions } from "./definition.ts";
 import { motionFeature } from "./index.ts";
 import { MotionCpu } from "./motion-cpu.ts";
+import { MotionWasm } from "./motion-wasm.ts";
 
 const format: PictureFormat = { width: 64, height: 32, bitDepth: 8, pixelFormat: "420" };
 
@@ -108,10 +109,16 @@ describe("motion formats", () => {
     for (const bitDepth of [8, 9, 10, 12, 16]) expect(() => motionDefinition.checkFormat!(motionOptions.resolve(), { ...format, bitDepth })).not.toThrow();
   });
 
-  test("motionFeature builds the CPU extractor", () => {
+  test("motionFeature builds the CPU extractor: the WebAssembly SIMD kernels, or the TypeScript reference when forced", () => {
     const e = motionFeature.cpu(motionOptions.resolve({ debug: true }));
-    expect(e).toBeInstanceOf(MotionCpu);
+    expect(e).toBeInstanceOf(cpuKernels() === "ts" ? MotionCpu : MotionWasm);
     expect(e.definition).toBe(motionDefinition);
+    setCpuKernels("ts");
+    try {
+      expect(motionFeature.cpu(motionOptions.resolve())).toBeInstanceOf(MotionCpu);
+    } finally {
+      setCpuKernels(undefined);
+    }
     expect(motionDefinition.temporal).toBe(true);
   });
 });

@@ -3,18 +3,27 @@ import type { GpuFeatureEntry } from "@vq/gpu-core";
 import { motionDefinition } from "./definition.ts";
 import { MotionCpu } from "./motion-cpu.ts";
 import { MotionGpu } from "./motion-gpu.ts";
+import { MotionWasm, motionKernelsModule } from "./motion-wasm.ts";
 import { floatMotionDefinition } from "./float-definition.ts";
 import { FloatMotionCpu } from "./float-motion-cpu.ts";
 
 export { motionDefinition, motionOptions, motionFeatureNames, motionFrameDistance, MOTION_FEATURES } from "./definition.ts";
 export type { MotionOptions, MotionFeatureNames } from "./definition.ts";
 export { MotionCpu, createMotionCpu } from "./motion-cpu.ts";
+export { MotionWasm, motionKernelsModule } from "./motion-wasm.ts";
 export { MotionGpu, createMotionGpu } from "./motion-gpu.ts";
 
-/** What the CLI and the scoring pipeline need to run libvmaf's integer motion on either backend. */
+/**
+ * What the CLI and the scoring pipeline need to run libvmaf's integer motion on either
+ * backend; on the CPU, the WebAssembly SIMD kernels where they run, else the TypeScript
+ * reference (ADR 0040; VQ_CPU_KERNELS forces either).
+ */
 export const motionFeature: GpuFeatureEntry<typeof motionDefinition.options.defs> = {
   definition: motionDefinition,
-  cpu: (options) => new MotionCpu(options),
+  cpu: (options) => {
+    const module = motionKernelsModule();
+    return module ? new MotionWasm(options, module) : new MotionCpu(options);
+  },
   gpu: (options) => new MotionGpu(options),
 };
 

@@ -1,0 +1,40 @@
+import { afterEach, expect, test } from "bun:test";
+import { cpuKernels, kernelsModule, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
+
+// (module (func (export "f") (result v128) v128.const i32x4 0 0 0 0))
+const SIMD_MODULE = Buffer.from([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]).toString("base64");
+const saved = process.env.VQ_CPU_KERNELS;
+
+afterEach(() => {
+  setCpuKernels(undefined);
+  if (saved === undefined) delete process.env.VQ_CPU_KERNELS;
+  else process.env.VQ_CPU_KERNELS = saved;
+});
+
+test("this runtime has WebAssembly SIMD, and auto picks the kernels", () => {
+  delete process.env.VQ_CPU_KERNELS;
+  expect(wasmSimdSupported()).toBe(true);
+  expect(cpuKernels()).toBe("auto");
+  expect(kernelsModule("probe", SIMD_MODULE)).toBeInstanceOf(WebAssembly.Module);
+});
+
+test("VQ_CPU_KERNELS=ts and setCpuKernels('ts') pick the TypeScript reference", () => {
+  process.env.VQ_CPU_KERNELS = "ts";
+  expect(kernelsModule("probe", SIMD_MODULE)).toBeUndefined();
+  process.env.VQ_CPU_KERNELS = "wasm";
+  setCpuKernels("ts");
+  expect(kernelsModule("probe", SIMD_MODULE)).toBeUndefined();
+});
+
+test("forced wasm that cannot compile is a one-line error; auto falls back", () => {
+  const broken = Buffer.from("not wasm").toString("base64");
+  process.env.VQ_CPU_KERNELS = "wasm";
+  expect(() => kernelsModule("broken", broken)).toThrow("VQ_CPU_KERNELS=wasm: broken's WebAssembly SIMD kernels cannot run in this runtime");
+  delete process.env.VQ_CPU_KERNELS;
+  expect(kernelsModule("broken", broken)).toBeUndefined();
+});
+
+test("an unknown VQ_CPU_KERNELS is an error naming it", () => {
+  process.env.VQ_CPU_KERNELS = "simd";
+  expect(() => cpuKernels()).toThrow("VQ_CPU_KERNELS=simd: expected one of auto, wasm, ts");
+});

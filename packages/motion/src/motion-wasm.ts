@@ -1,0 +1,125 @@
+import { kernelsModule, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
+import { sadScore } from "./motion-cpu.ts";
+import { motionSad } from "./motion-sad.ts";
+import { Motion2And3Writer } from "./motion-temporal.ts";
+import { MOTION_KERNELS_WASM } from "./wasm/motion-kernels.wasm.ts";
+
+/** The kernels' exports (assembly/motion-kernels.ts); pointers are byte addresses in `memory`. */
+interface MotionKernels {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  blurColumns(luma: number, stride: number, width: number, height: number, base: number, out: number): number;
+  sadNarrow(prev: number, cur: number, width: number, height: number, shift: number, row: number): number;
+}
+
+/** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
+export function motionKernelsModule(): WebAssembly.Module | undefined {
+  return kernelsModule("motion", MOTION_KERNELS_WASM);
+}
+
+/** Column sums of deeper samples are stored plus -2^31 (motion-sad.ts's DEEP_COLUMN_BASE). */
+const DEEP_COLUMN_BASE = -2147483648;
+/** Samples below this keep the SAD's sums in int32 (motion-sad.ts's NARROW_SAMPLE_LIMIT). */
+const NARROW_SAMPLE_LIMIT = 1 << 15;
+
+interface Columns {
+  readonly at: number;
+  /** The same plane as a view, for the TypeScript SAD of pictures with samples of 2^15 and above. */
+  readonly view: Int32Array;
+  narrow: boolean;
+}
+
+interface WasmState {
+  readonly kernels: MotionKernels;
+  readonly luma: number;
+  readonly row: number;
+  readonly entries: readonly Columns[];
+  frames: number;
+}
+
+/**
+ * libvmaf's integer `motion` on WebAssembly SIMD kernels (ADR 0040): MotionCpu's numbers,
+ * with the blurred columns of the last frames kept in the module's memory.
+ */
+export class MotionWasm implements FeatureExtractor<PicturePair> {
+  readonly definition = motionDefinition;
+  readonly names: MotionFeatureNames;
+  private readonly distance: 1 | 2;
+  private state?: WasmState;
+  private bitDepth = 8;
+  private readonly motion2And3: Motion2And3Writer;
+
+  constructor(readonly options: MotionOptions, private readonly module: WebAssembly.Module) {
+    this.names = motionFeatureNames(options);
+    this.distance = motionFrameDistance(options);
+    this.motion2And3 = new Motion2And3Writer(this.names, options);
+  }
+
+  init(format: PictureFormat): void {
+    motionDefinition.checkFormat?.(this.options, format);
+    this.bitDepth = format.bitDepth;
+    if (this.options.motion_force_zero) return; // every score is 0: nothing to keep
+    const kernels = new WebAssembly.Instance(this.module).exports as unknown as MotionKernels;
+    const { width, height } = format;
+    const align = (n: number) => (n + 15) & ~15;
+    let end = align(kernels.heapBase());
+    const luma = end;
+    end = align(end + (width * height + 16) * 2);
+    const row = end + 16; // two mirrored samples (and alignment) before sample 0
+    end = align(row + (width + 16) * 4);
+    const planeBytes = align((width * height + 16) * 4);
+    const starts = Array.from({ length: this.distance + 1 }, (_, i) => end + i * planeBytes);
+    end += starts.length * planeBytes;
+    const pages = Math.ceil(end / 65536) - kernels.memory.buffer.byteLength / 65536;
+    if (pages > 0) kernels.memory.grow(pages);
+    const entries = starts.map((at) => ({ at, view: new Int32Array(kernels.memory.buffer, at, width * height), narrow: true }));
+    this.state = { kernels, luma, row, entries, frames: 0 };
+  }
+
+  extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
+    let score = 0;
+    const state = this.state;
+    if (state) {
+      const { kernels, entries } = state;
+      const plane = frame.ref.planes[0]!;
+      const { width, height } = plane;
+      copyPlane(kernels.memory.buffer, plane, state.luma);
+      const cur = entries[state.frames % entries.length]!;
+      const samples = kernels.blurColumns(state.luma, width, width, height, this.bitDepth > 8 ? DEEP_COLUMN_BASE : 0, cur.at);
+      cur.narrow = samples >>> 0 < NARROW_SAMPLE_LIMIT;
+      // started after frame 0 (a warm-up, warmUpFrames): no earlier frame yet, a score that is dropped
+      if (index >= this.distance && state.frames >= this.distance) {
+        const prev = entries[(state.frames - this.distance) % entries.length]!;
+        const sad =
+          prev.narrow && cur.narrow
+            ? kernels.sadNarrow(prev.at, cur.at, width, height, this.bitDepth, state.row)
+            : motionSad(prev.view, cur.view, width, height, this.bitDepth, false);
+        score = sadScore(sad, width, height, this.options);
+      }
+      state.frames++;
+    } else if (!this.options.motion_force_zero) {
+      throw new Error("motion: extract before init");
+    }
+    this.motion2And3.writeScore(collector, index, score);
+  }
+
+  flush(collector: FeatureCollector): void {
+    this.motion2And3.finish(collector);
+  }
+
+  close(): void {
+    this.state = undefined;
+  }
+}
+
+/** The luma plane into the kernels' u16 plane (typed-array set converts 8-bit samples). */
+function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number): void {
+  const { data, width, height } = plane;
+  const view = new Uint16Array(buffer, target, width * height);
+  if (plane.stride === width) {
+    view.set(data.subarray(0, width * height));
+    return;
+  }
+  for (let y = 0; y < height; y++) view.set(data.subarray(y * plane.stride, y * plane.stride + width), y * width);
+}
