@@ -196,63 +196,90 @@ function filterMean(row: usize, q: usize, filter: usize, half: i32): v128 {
   return m;
 }
 
-/** log2(x) * 2048 from x's top 16 bits (libvmaf's log2_32 / log2_64), x at least 2^16. */
+/**
+ * log2(x) * 2048 from x's top 16 bits (libvmaf's log2_32 / log2_64) for two integers of at
+ * least 2^16 held exactly in doubles: the exponent gives the shift k = msb - 15 and the
+ * mantissa's top 15 bits, under the leading 1, the table index x >> k. A lane whose value
+ * is not such an integer (masked off by the caller) still reads inside the table.
+ */
 @inline
-function fixedLog2(table: usize, x: u64): i64 {
-  const k = 48 - <i32>clz<u64>(x);
-  return <i64>load<u16>(table + (<usize>(x >>> k) << 1)) + (<i64>k << 11);
+function fixedLog2(x: v128, table: usize): v128 {
+  const k = i64x2.sub(i64x2.shr_u(x, 52), i64x2.splat(1023 + 15));
+  const index = v128.or(v128.and(i64x2.shr_u(x, 37), i64x2.splat(0x7fff)), i64x2.splat(0x8000));
+  const t0 = <i64>load<u16>(table + (<usize>i64x2.extract_lane(index, 0) << 1));
+  const t1 = <i64>load<u16>(table + (<usize>i64x2.extract_lane(index, 1) << 1));
+  return i64x2.add(i64x2.replace_lane(i64x2.splat(t0), 1, t1), i64x2.shl(k, 11));
+}
+
+/** Lanes 2 and 3 of an i32x4 moved to lanes 0 and 1 (WebAssembly converts only the low two to f64x2). */
+@inline
+function highHalf(v: v128): v128 {
+  return i32x4.shuffle(v, v, 2, 3, 2, 3);
 }
 
 /**
- * The horizontal pass over one vertically filtered row, four columns a step, writing
- * sigma1_sq, sigma2_sq (clamped at 0) and sigma12 as int32 to s1, s2, s12; then each
- * sample's log2 or linear term, scalar, into the scale's sums.
+ * Two samples' log2 terms, in f64x2 where the TypeScript reference computes in doubles (the
+ * same IEEE operations in the same order): the gain, the numerator's argument and its
+ * log2 minus log2(numer1) where `num` is set, and log2(sigma_nsq + sigma1_sq) where
+ * `log` is set (both masks as i64x2). Adds them to the i64x2 sums.
  */
-function statisticRow(width: i32, filter: usize, half: i32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize, s1: usize, s2: usize, s12: usize, table: usize, gainLimit: f64): void {
+@inline
+function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, x: v128, log: v128, num: v128, table: usize, gainLimit: v128): v128 {
+  const s1 = f64x2.convert_low_i32x4_s(sigma1Sq);
+  const s12 = f64x2.convert_low_i32x4_s(sigma12);
+  const g = f64x2.div(s12, f64x2.add(s1, f64x2.splat(GAIN_EPSILON)));
+  // svSq is below 2^31 when positive (sigma2_sq is, and g * sigma12 is not negative); numer1 as uint32
+  const svSq = f64x2.sub(f64x2.convert_low_i32x4_s(sigma2Sq), f64x2.mul(g, s12));
+  const nsq = f64x2.splat(<f64>SIGMA_NSQ);
+  const numer1 = v128.bitselect(f64x2.add(f64x2.trunc(svSq), nsq), nsq, f64x2.gt(svSq, f64x2.splat(0)));
+  const gain = v128.bitselect(gainLimit, g, f64x2.gt(g, gainLimit));
+  const numer1Tmp = f64x2.add(f64x2.floor(f64x2.mul(f64x2.mul(gain, gain), s1)), numer1);
+  const numTerm = v128.and(i64x2.sub(fixedLog2(numer1Tmp, table), fixedLog2(numer1, table)), num);
+  const denTerm = v128.and(fixedLog2(f64x2.convert_low_i32x4_u(x), table), log);
+  // numerator in lane 0 of the pair sum, denominator in lane 1, kept apart by the caller
+  return i64x2.add(i64x2.shuffle(numTerm, denTerm, 0, 2), i64x2.shuffle(numTerm, denTerm, 1, 3));
+}
+
+/**
+ * The horizontal pass over one vertically filtered row, four columns a step: sigma1_sq,
+ * sigma2_sq (clamped at 0) and sigma12 as int32 like libvmaf's casts, and each sample's
+ * log2 terms (where sigma1_sq reaches sigma_nsq) or linear term, added to the scale's sums.
+ */
+function statisticRow(width: i32, filter: usize, half: i32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize, table: usize, gainLimit: f64): void {
+  const nsq = i32x4.splat(SIGMA_NSQ);
+  const zero = i32x4.splat(0);
+  const limit = f64x2.splat(gainLimit);
+  const laneIndex = i32x4(0, 1, 2, 3);
+  let terms = i64x2.splat(0); // Σ numerator terms, Σ denominator terms
+  let logCount = i32x4.splat(0); // minus the count, per lane (masks are -1)
+  let linearCount = i32x4.splat(0);
+  let linearSum = i64x2.splat(0);
   for (let j = 0; j < width; j += 4) {
     const q = <usize>j << 2;
     const m1 = filterMean(mu1, q, filter, half);
     const m2 = filterMean(mu2, q, filter, half);
     const sigma1Sq = i32x4.sub(filterMoment(rr, q, filter, half), roundedHighProduct(m1, m1));
-    const sigma2Sq = i32x4.max_s(i32x4.sub(filterMoment(dd, q, filter, half), roundedHighProduct(m2, m2)), i32x4.splat(0));
+    const sigma2Sq = i32x4.max_s(i32x4.sub(filterMoment(dd, q, filter, half), roundedHighProduct(m2, m2)), zero);
     const sigma12 = i32x4.sub(filterMoment(rd, q, filter, half), roundedHighProduct(m1, m2));
-    v128.store(s1 + q, sigma1Sq);
-    v128.store(s2 + q, sigma2Sq);
-    v128.store(s12 + q, sigma12);
-  }
 
-  let numLogRow: i64 = 0;
-  let denLogRow: i64 = 0;
-  let logCount: i64 = 0;
-  let denNonLogRow: i64 = 0;
-  let nonLogRow: u64 = 0;
-  for (let j = 0; j < width; j++) {
-    const q = <usize>j << 2;
-    const sigma1Sq = load<i32>(s1 + q);
-    const sigma2Sq = load<i32>(s2 + q);
-    if (sigma1Sq >= SIGMA_NSQ) {
-      const x = <u32>(SIGMA_NSQ + sigma1Sq);
-      denLogRow += fixedLog2(table, <u64>x);
-      logCount++;
-      const sigma12 = load<i32>(s12 + q);
-      if (sigma12 > 0 && sigma2Sq > 0) {
-        const g = <f64>sigma12 / (<f64>sigma1Sq + GAIN_EPSILON);
-        // svSq is below 2^31 when positive (sigma2_sq is, and g * sigma12 is not negative)
-        const svSq = <f64>sigma2Sq - g * <f64>sigma12;
-        const numer1: u32 = svSq > 0 ? <u32>(<i32>svSq + SIGMA_NSQ) : <u32>SIGMA_NSQ;
-        const gain = g > gainLimit ? gainLimit : g;
-        const numer1Tmp = <u64>Math.floor(gain * gain * <f64>sigma1Sq) + <u64>numer1;
-        numLogRow += fixedLog2(table, numer1Tmp) - fixedLog2(table, <u64>numer1);
-      }
-    } else {
-      nonLogRow += <u64>sigma2Sq;
-      denNonLogRow++;
-    }
+    const valid = i32x4.gt_s(i32x4.splat(width - j), laneIndex);
+    const log = v128.and(i32x4.ge_s(sigma1Sq, nsq), valid);
+    const linear = v128.andnot(valid, log);
+    const num = v128.and(log, v128.and(i32x4.gt_s(sigma12, zero), i32x4.gt_s(sigma2Sq, zero)));
+    const x = i32x4.add(sigma1Sq, nsq); // read as uint32, like libvmaf's log2_32 argument
+    logCount = i32x4.add(logCount, log);
+    linearCount = i32x4.add(linearCount, linear);
+    const linearSigma2 = v128.and(sigma2Sq, linear);
+    linearSum = i64x2.add(linearSum, i64x2.add(i64x2.extend_low_i32x4_u(linearSigma2), i64x2.extend_high_i32x4_u(linearSigma2)));
+    if (!v128.any_true(log)) continue;
+    terms = i64x2.add(terms, logTerms(sigma1Sq, sigma2Sq, sigma12, x, i64x2.extend_low_i32x4_s(log), i64x2.extend_low_i32x4_s(num), table, limit));
+    terms = i64x2.add(terms, logTerms(highHalf(sigma1Sq), highHalf(sigma2Sq), highHalf(sigma12), highHalf(x), i64x2.extend_high_i32x4_s(log), i64x2.extend_high_i32x4_s(num), table, limit));
   }
-  numLog += numLogRow;
-  denLog += denLogRow - logCount * LOG2_SIGMA_NSQ;
-  denNonLog += denNonLogRow;
-  nonLog += nonLogRow;
+  const logs = -<i64>(i32x4.extract_lane(logCount, 0) + i32x4.extract_lane(logCount, 1) + i32x4.extract_lane(logCount, 2) + i32x4.extract_lane(logCount, 3));
+  numLog += i64x2.extract_lane(terms, 0);
+  denLog += i64x2.extract_lane(terms, 1) - logs * LOG2_SIGMA_NSQ;
+  denNonLog -= <i64>(i32x4.extract_lane(linearCount, 0) + i32x4.extract_lane(linearCount, 1) + i32x4.extract_lane(linearCount, 2) + i32x4.extract_lane(linearCount, 3));
+  nonLog += <u64>(i64x2.extract_lane(linearSum, 0) + i64x2.extract_lane(linearSum, 1));
 }
 
 /**
@@ -263,7 +290,7 @@ function statisticRow(width: i32, filter: usize, half: i32, mu1: usize, mu2: usi
 export function statisticScale(
   ref: usize, dis: usize, stride: i32, width: i32, height: i32,
   filter: usize, half: i32, narrow: bool, muRound: u32, muShift: u32, sqRound: u32, sqShift: u32,
-  mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize, s1: usize, s2: usize, s12: usize,
+  mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize,
   table: usize, gainLimit: f64,
 ): void {
   numLog = 0;
@@ -281,7 +308,7 @@ export function statisticScale(
     mirrorRow(rr, width, half);
     mirrorRow(dd, width, half);
     mirrorRow(rd, width, half);
-    statisticRow(width, filter, half, mu1, mu2, rr, dd, rd, s1, s2, s12, table, gainLimit);
+    statisticRow(width, filter, half, mu1, mu2, rr, dd, rd, table, gainLimit);
   }
 }
 

@@ -18,7 +18,7 @@ interface VifKernels {
   statisticScale(
     ref: number, dis: number, stride: number, width: number, height: number,
     filter: number, half: number, narrow: number, muRound: number, muShift: number, sqRound: number, sqShift: number,
-    mu1: number, mu2: number, rr: number, dd: number, rd: number, s1: number, s2: number, s12: number,
+    mu1: number, mu2: number, rr: number, dd: number, rd: number,
     table: number, gainLimit: number,
   ): void;
   decimate(
@@ -59,7 +59,7 @@ interface WasmState {
   readonly kernels: VifKernels;
   readonly scales: readonly WasmScale[];
   readonly filters: readonly number[];
-  readonly rows: { mu1: number; mu2: number; rr: number; dd: number; rd: number; s1: number; s2: number; s12: number; a: number; b: number; tmp: number };
+  readonly rows: { mu1: number; mu2: number; rr: number; dd: number; rd: number; a: number; b: number; tmp: number };
   readonly table: number;
   readonly bitDepth: number;
 }
@@ -92,7 +92,7 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
       scales.push({ width: w, height: h, pad, ref: plane(), dis: plane() });
     }
     const row = () => layout.take((format.width + VIF_MAX_HALF + SLACK) * 4) + VIF_MAX_HALF * 4;
-    const rows = { mu1: row(), mu2: row(), rr: row(), dd: row(), rd: row(), s1: row(), s2: row(), s12: row(), a: row(), b: row(), tmp: row() };
+    const rows = { mu1: row(), mu2: row(), rr: row(), dd: row(), rd: row(), a: row(), b: row(), tmp: row() };
     const pages = Math.ceil(layout.end / 65536) - kernels.memory.buffer.byteLength / 65536;
     if (pages > 0) kernels.memory.grow(pages);
     const buffer = kernels.memory.buffer;
@@ -127,7 +127,7 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
       kernels.statisticScale(
         to.ref, to.dis, to.width, to.width, to.height,
         filters[scale]!, to.pad, narrow, 2 ** (muShift - 1), muShift, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift,
-        rows.mu1, rows.mu2, rows.rr, rows.dd, rows.rd, rows.s1, rows.s2, rows.s12,
+        rows.mu1, rows.mu2, rows.rr, rows.dd, rows.rd,
         state.table, this.options.vif_enhn_gain_limit,
       );
       const numLog = kernels.sumNumLog();
