@@ -1,4 +1,4 @@
-import { kernelsModule, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
 import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
 import { sadScore } from "./motion-cpu.ts";
 import { motionSad } from "./motion-sad.ts";
@@ -71,8 +71,7 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
     const planeBytes = align((width * height + 16) * 4);
     const starts = Array.from({ length: this.distance + 1 }, (_, i) => end + i * planeBytes);
     end += starts.length * planeBytes;
-    const pages = Math.ceil(end / 65536) - kernels.memory.buffer.byteLength / 65536;
-    if (pages > 0) kernels.memory.grow(pages);
+    reserveMemory(kernels.memory, end);
     const entries = starts.map((at) => ({ at, view: new Int32Array(kernels.memory.buffer, at, width * height), narrow: true }));
     this.state = { kernels, luma, row, entries, frames: 0 };
   }

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
-import { cpuKernels, kernelsModule, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
+import { isAllocationFailure } from "../limits.ts";
+import { cpuKernels, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
 
 // (module (func (export "f") (result v128) v128.const i32x4 0 0 0 0))
 const SIMD_MODULE = Buffer.from([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]).toString("base64");
@@ -37,4 +38,18 @@ test("forced wasm that cannot compile is a one-line error; auto falls back", () 
 test("an unknown VQ_CPU_KERNELS is an error naming it", () => {
   process.env.VQ_CPU_KERNELS = "simd";
   expect(() => cpuKernels()).toThrow("VQ_CPU_KERNELS=simd: expected one of auto, wasm, ts");
+});
+
+test("a refused memory grow is an allocation failure (vq's 'not enough memory'), a granted one leaves room", () => {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 4 });
+  reserveMemory(memory, 3 * 65536 + 1);
+  expect(memory.buffer.byteLength).toBe(4 * 65536);
+  let error: unknown;
+  try {
+    reserveMemory(memory, 5 * 65536);
+  } catch (e) {
+    error = e;
+  }
+  expect(isAllocationFailure(error)).toBe(true);
+  expect((error as Error).message).toStartWith("out of memory: WebAssembly kernels' memory of 1 MiB refused");
 });

@@ -69,3 +69,18 @@ function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;
 }
+
+/**
+ * Grows a kernels' memory to hold `bytes`. The engines' own errors for a refused grow
+ * (past 4 GiB, or past what the host gives) name no allocation; this one is a RangeError
+ * that isAllocationFailure recognises, so the run ends with vq's "not enough memory".
+ */
+export function reserveMemory(memory: WebAssembly.Memory, bytes: number): void {
+  const pages = Math.ceil(bytes / 65536) - memory.buffer.byteLength / 65536;
+  if (pages <= 0) return;
+  try {
+    memory.grow(pages);
+  } catch (e) {
+    throw new RangeError(`out of memory: WebAssembly kernels' memory of ${Math.ceil(bytes / 2 ** 20)} MiB refused (${(e as Error).message})`);
+  }
+}

@@ -1,4 +1,4 @@
-import { kernelsModule, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
 import { vifDefinition, vifFeatureNames, type VifFeatureNames, type VifOptions } from "../definition.ts";
 import { createLog2Table } from "../numerics/log2-table.ts";
 import { VIF_FILTERS, VIF_FILTER_HALF, VIF_MAX_HALF, VIF_SCALES } from "../numerics/vif-filters.ts";
@@ -93,8 +93,7 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
     }
     const row = () => layout.take((format.width + VIF_MAX_HALF + SLACK) * 4) + VIF_MAX_HALF * 4;
     const rows = { mu1: row(), mu2: row(), rr: row(), dd: row(), rd: row(), a: row(), b: row(), tmp: row() };
-    const pages = Math.ceil(layout.end / 65536) - kernels.memory.buffer.byteLength / 65536;
-    if (pages > 0) kernels.memory.grow(pages);
+    reserveMemory(kernels.memory, layout.end);
     const buffer = kernels.memory.buffer;
     new Uint16Array(buffer, table, 65537).set(createLog2Table());
     VIF_FILTERS.forEach((f, s) => new Int32Array(buffer, filters[s]!, f.length).set(f));
