@@ -1,8 +1,8 @@
 import { Bench } from "tinybench";
-import { FeatureCollector, type Picture } from "@vq/core";
+import { FeatureCollector, type FeatureExtractor, type PicturePair, type Picture } from "@vq/core";
 import { goldenPairs } from "@vq/core/golden";
 import { firstFrames } from "../../../tools/bench-tasks.ts";
-import { createFloatMotionCpu, createMotionCpu, type FloatMotionCpu, type MotionCpu } from "../src/index.ts";
+import { createFloatMotionCpu, createMotionCpu, motionKernelsModule, motionOptions, MotionWasm } from "../src/index.ts";
 import { blurColumns, motionSad } from "../src/motion-sad.ts";
 
 /** The reference frames of a golden pair, kept (not released) so the bench reads no file. */
@@ -29,7 +29,7 @@ function frameTask(frames: Picture[]): () => void {
 }
 
 /** A whole extractor over the clip: init, every frame, flush. */
-function extractorTask(frames: Picture[], create: () => MotionCpu | FloatMotionCpu): () => void {
+function extractorTask(frames: Picture[], create: () => FeatureExtractor<PicturePair>): () => void {
   return () => {
     const motion = create();
     const collector = new FeatureCollector();
@@ -39,19 +39,25 @@ function extractorTask(frames: Picture[], create: () => MotionCpu | FloatMotionC
   };
 }
 
+const module = motionKernelsModule();
+if (!module) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
+const wasm = () => new MotionWasm(motionOptions.resolve(), module);
+
 const bench = new Bench({ name: "@vq/motion (CPU)", time: 2000, warmupTime: 500 });
 bench
   .add("blurColumns + motionSad 1920x1080 8-bit, one frame", frameTask(hd))
   .add(`MotionCpu 1920x1080 8-bit, ${hd.length} frames + flush`, extractorTask(hd, () => createMotionCpu()))
+  .add(`MotionWasm (WebAssembly SIMD) 1920x1080 8-bit, ${hd.length} frames + flush`, extractorTask(hd, wasm))
   .add("blurColumns + motionSad 960x540 10-bit, one frame", frameTask(deep))
   .add(`MotionCpu 960x540 10-bit, ${deep.length} frames + flush`, extractorTask(deep, () => createMotionCpu()))
+  .add(`MotionWasm (WebAssembly SIMD) 960x540 10-bit, ${deep.length} frames + flush`, extractorTask(deep, wasm))
   .add(`FloatMotionCpu 1920x1080 8-bit, ${hd.length} frames + flush`, extractorTask(hd, () => createFloatMotionCpu()));
 await bench.run();
 console.log(bench.name);
 console.table(bench.table());
 
 // The machine may be shared: the median and the best run say more than the mean.
-const frameCounts = [1, hd.length, 1, deep.length, hd.length];
+const frameCounts = [1, hd.length, hd.length, 1, deep.length, deep.length, hd.length];
 bench.tasks.forEach((task, i) => {
   const r = task.result;
   if (r?.state !== "completed") return;
