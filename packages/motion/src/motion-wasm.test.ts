@@ -49,6 +49,8 @@ describe("MotionWasm (WebAssembly SIMD) against MotionCpu (TypeScript)", () => {
   const cases: [number, number, number][] = [
     [8, 61, 37],
     [8, 5, 5],
+    [8, 3, 3],
+    [10, 4, 3],
     [10, 45, 33],
     [12, 30, 22],
     [16, 23, 19],

@@ -46,6 +46,8 @@ const cases: [string, number, number, number][] = [
   ["12-bit", 12, 40, 32],
   ["16-bit", 16, 36, 34],
   ["smallest (each scale wider than its filter reaches)", 8, 33, 33],
+  ["the smallest vif takes (scale 3 is 2x2)", 8, 16, 16],
+  ["just above it, 10-bit", 10, 17, 19],
   ["8-bit, width a multiple of 8 plus 1", 8, 129, 40],
 ];
 
