@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Picture, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { cpuKernels, FeatureCollector, Picture, setCpuKernels, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { seededRandom } from "@vq/core/testing";
 import { vifOptions, type VifOptions } from "../definition.ts";
 import { VifCpu } from "./vif-cpu.ts";
+import { vifCpuFeature } from "./vif-feature-cpu.ts";
 import { VifWasm } from "./vif-wasm.ts";
 import { VIF_KERNELS_WASM } from "./wasm/vif-kernels.wasm.ts";
 
@@ -99,4 +100,14 @@ describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
     const o = vifOptions.resolve({ debug: true });
     expect(scores(new VifWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(scores(new VifCpu(o), [{ ref, dist }]));
   });
+});
+
+test("a CPU run's vif (the catalogue's loader) is VifWasm, or VifCpu when the TypeScript code is forced", () => {
+  expect(vifCpuFeature.cpu(vifOptions.resolve())).toBeInstanceOf(cpuKernels() === "ts" ? VifCpu : VifWasm);
+  setCpuKernels("ts");
+  try {
+    expect(vifCpuFeature.cpu(vifOptions.resolve())).toBeInstanceOf(VifCpu);
+  } finally {
+    setCpuKernels(undefined);
+  }
 });
