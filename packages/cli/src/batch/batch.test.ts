@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { runVq } from "../testing/cli-run.ts";
+import { defaultConcurrency } from "./batch-command.ts";
 
 const rungs = goldenPairs().filter((p) => p.reference.endsWith("nat_576x324.ref.y4m"));
 const REF = goldenPath(rungs[0]!.reference);
@@ -110,4 +111,14 @@ describe("vq batch", () => {
       expect(r.code).toBe(1);
     }
   });
+});
+
+test("jobs in flight by default: half the CPUs (two decoders a job), shared among the GPUs' processes, 2 to 8", () => {
+  expect(defaultConcurrency(1, 16)).toBe(8);
+  expect(defaultConcurrency(1, 8)).toBe(4);
+  expect(defaultConcurrency(2, 16)).toBe(4);
+  expect(defaultConcurrency(4, 64)).toBe(8);
+  expect(defaultConcurrency(1, 2)).toBe(2);
+  expect(defaultConcurrency(1, 1)).toBe(2);
+  expect(defaultConcurrency(1, 128)).toBe(8);
 });
