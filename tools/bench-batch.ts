@@ -5,10 +5,11 @@
 // It makes its inputs in DIR (default a temporary folder) with ffmpeg: a 1080p24 testsrc2
 // clip of N frames (x264 CRF 12) as the reference and an x264 CRF 30 encode of it; every job
 // scores that pair (default 200 jobs of 48 frames: two-second clips, VMAF v0.6.1).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { h264Pair } from "./h264-pair.ts";
 import { jsonWithoutFps, timedRun } from "./bench-process.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
@@ -23,10 +24,7 @@ const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 
 const run = timedRun;
 
-const reference = join(dir, `ref-${frames}.mp4`);
-const distorted = join(dir, `dist-${frames}.mp4`);
-if (!existsSync(reference)) run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=s=1920x1080:r=24:d=${frames / 24}`, "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv420p", reference]);
-if (!existsSync(distorted)) run(ffmpeg, ["-v", "error", "-y", "-i", reference, "-c:v", "libx264", "-preset", "veryfast", "-crf", "30", distorted]);
+const { reference, distorted } = h264Pair(ffmpeg, dir, frames);
 
 const args = ["--ffmpeg", ffmpeg, "--json", ...extra];
 const out = (way: string, i: number) => join(dir, `${way}-${i}.json`);

@@ -2,11 +2,12 @@
 // decodes the same two files with ffmpeg alone, both at once (as vq decodes them: one ffmpeg
 // process per input), and prints vq's rate over the decode-only rate (issue 18 asks >= 0.9).
 //   bun tools/bench-decode.ts [--ffmpeg PATH] [--frames N] [--size WxH] [--dir DIR] [-- extra vq args]
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchArgs } from "./bench-args.ts";
+import { h264Pair } from "./h264-pair.ts";
 
 const { get, extra } = benchArgs(process.argv.slice(2));
 const ffmpeg = get("--ffmpeg", "ffmpeg");
@@ -16,14 +17,7 @@ const dir = get("--dir", "") || mkdtempSync(join(tmpdir(), "vq-decode-bench-"));
 mkdirSync(dir, { recursive: true });
 const cli = new URL("../packages/cli/src/cli.ts", import.meta.url).pathname;
 
-function make(args: string[]): void {
-  const r = spawnSync(ffmpeg, ["-v", "error", "-y", ...args]);
-  if (r.status !== 0) throw new Error(`${ffmpeg} ${args.join(" ")}: ${r.stderr}`);
-}
-const ref = join(dir, `ref-${size}-${frames}.mp4`);
-const dist = join(dir, `dist-${size}-${frames}.mp4`);
-if (!existsSync(ref)) make(["-f", "lavfi", "-i", `testsrc2=s=${size}:r=24:d=${frames / 24}`, "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv420p", ref]);
-if (!existsSync(dist)) make(["-i", ref, "-c:v", "libx264", "-preset", "veryfast", "-crf", "30", dist]);
+const { reference: ref, distorted: dist } = h264Pair(ffmpeg, dir, frames, size);
 
 function timed(cmd: string, args: string[]): Promise<number> {
   const t0 = performance.now();

@@ -2,12 +2,13 @@
 // every frame of an H.264 pair through vq's ffmpeg reader (both inputs at once, as a run
 // reads them) and compares with ffmpeg decoding the same files alone to /dev/null.
 //   bun tools/bench-ingest.ts [--ffmpeg PATH] [--frames N] [--size WxH] [--dir DIR]
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openWithFfmpeg } from "@vq/core";
 import { benchArgs } from "./bench-args.ts";
+import { h264Pair } from "./h264-pair.ts";
 import { mainThreadCpu } from "./bench-process.ts";
 
 const { get } = benchArgs(process.argv.slice(2));
@@ -17,14 +18,7 @@ const size = get("--size", "1920x1080");
 const dir = get("--dir", "") || mkdtempSync(join(tmpdir(), "vq-ingest-bench-"));
 mkdirSync(dir, { recursive: true });
 
-function make(args: string[]): void {
-  const r = spawnSync(ffmpeg, ["-v", "error", "-y", ...args]);
-  if (r.status !== 0) throw new Error(`${ffmpeg} ${args.join(" ")}: ${r.stderr}`);
-}
-const ref = join(dir, `ref-${size}-${frames}.mp4`);
-const dist = join(dir, `dist-${size}-${frames}.mp4`);
-if (!existsSync(ref)) make(["-f", "lavfi", "-i", `testsrc2=s=${size}:r=24:d=${frames / 24}`, "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv420p", ref]);
-if (!existsSync(dist)) make(["-i", ref, "-c:v", "libx264", "-preset", "veryfast", "-crf", "30", dist]);
+const { reference: ref, distorted: dist } = h264Pair(ffmpeg, dir, frames, size);
 
 function decodeOnly(file: string): Promise<void> {
   return new Promise((resolve, reject) => {
