@@ -11,7 +11,6 @@ const CHOICES: readonly CpuKernels[] = ["auto", "wasm", "ts"];
 
 let chosen: CpuKernels | undefined;
 
-
 /** Forces a choice for this thread (a worker reads its own environment); undefined goes back to the environment's. */
 export function setCpuKernels(choice: CpuKernels | undefined): void {
   chosen = choice;
