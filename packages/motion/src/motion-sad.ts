@@ -8,9 +8,9 @@ const F2 = 26386;
 
 const TWO_32 = 4294967296;
 /** Samples below this keep column sums below 2^31, so the int32 kernel is exact. */
-const NARROW_SAMPLE_LIMIT = 1 << 15;
+export const NARROW_SAMPLE_LIMIT = 1 << 15;
 /** Column sums of deeper samples reach 2^32; they are stored plus this (-2^31) to fit an Int32Array. Differences are unchanged. */
-const DEEP_COLUMN_BASE = -2147483648;
+export const DEEP_COLUMN_BASE = -2147483648;
 
 /** libvmaf's reflect-101 edge: -1 -> 1, size -> size - 2. */
 function mirror(index: number, size: number): number {

@@ -1,7 +1,7 @@
 import { kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
 import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
 import { sadScore } from "./motion-cpu.ts";
-import { motionSad } from "./motion-sad.ts";
+import { DEEP_COLUMN_BASE, motionSad, NARROW_SAMPLE_LIMIT } from "./motion-sad.ts";
 import { Motion2And3Writer } from "./motion-temporal.ts";
 import { MOTION_KERNELS_WASM } from "./wasm/motion-kernels.wasm.ts";
 
@@ -18,10 +18,6 @@ export function motionKernelsModule(): WebAssembly.Module | undefined {
   return kernelsModule("motion", MOTION_KERNELS_WASM);
 }
 
-/** Column sums of deeper samples are stored plus -2^31 (motion-sad.ts's DEEP_COLUMN_BASE). */
-const DEEP_COLUMN_BASE = -2147483648;
-/** Samples below this keep the SAD's sums in int32 (motion-sad.ts's NARROW_SAMPLE_LIMIT). */
-const NARROW_SAMPLE_LIMIT = 1 << 15;
 
 interface Columns {
   readonly at: number;
