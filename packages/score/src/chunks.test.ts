@@ -52,6 +52,19 @@ describe("chunks on the CPU", () => {
     }
   }, 240_000);
 
+  test("each chunk scores its frames' models (a bootstrap model, subsampled); chunks without them (an older vq's) are scored in the merge", async () => {
+    const request: ScoreRequest = { reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), backend: "cpu", models: ["version=vmaf_b_v0.6.3"], subsample: 2, frameCount: 20 };
+    const whole = await score(request).result;
+    const chunks: ChunkScores[] = [];
+    for (const range of planChunks(whole.frames, 7)) chunks.push(await scoreChunk(request, range));
+    expect(chunks[1]!.values.vmaf_bagging!.slice(0, 2)).toEqual([null, whole.collector.get("vmaf_bagging", 8)!]);
+    expect(everything(await mergeChunks(request, chunks))).toEqual(everything(whole));
+    const keys = ["vmaf", "vmaf_bagging", "vmaf_stddev", "vmaf_ci_p95_lo", "vmaf_ci_p95_hi", ...Array.from({ length: 20 }, (_, k) => `vmaf_${String(k + 1).padStart(4, "0")}`)];
+    expect(keys.every((k) => k in chunks[0]!.values)).toBe(true);
+    const older = chunks.map((c, k) => (k === 1 ? { ...c, names: c.names.filter((n) => !keys.includes(n)), values: Object.fromEntries(Object.entries(c.values).filter(([n]) => !keys.includes(n))) } : c));
+    expect(everything(await mergeChunks(request, older))).toEqual(everything(whole));
+  }, 120_000);
+
   test("missing chunks, and a chunk past the inputs' end, are one-line errors", async () => {
     const request: ScoreRequest = { reference: goldenPath(pair.reference), distorted: goldenPath(pair.distorted), backend: "cpu", noPrediction: true, features: ["psnr"] };
     const [a, , c] = planChunks(pair.frame_count, 8);

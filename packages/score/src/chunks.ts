@@ -1,4 +1,5 @@
 import { CompositeBackend, FeatureCollector, ResumedCollector, scoreVideos, VqError, warmUpStart, type ExtractorDefinition, type OptionValues, type PictureFormat, type VideoReader } from "@vq/core";
+import { checkModelKeys, modelScoreKeys, scoreModelsAtFrame } from "@vq/model";
 import { chooseBackend } from "./backend.ts";
 import { prepareDistorted, type DistortedInput } from "./distorted-input.ts";
 import { RunOutput } from "./run-output.ts";
@@ -27,9 +28,9 @@ export interface ChunkScores {
   range: FrameRange;
   /** The first frame the chunk computed (its extractors' warm-up started there). */
   warmUpFrom: number;
-  /** Feature names in the order the run writes them. */
+  /** Feature names in the order the run writes them, the models' scores last. */
   names: string[];
-  /** Per name, frames start .. end - 1. */
+  /** Per name, frames start .. end - 1 (the models' scores too: each frame's needs only that frame's features). */
   values: Record<string, ChunkValue[]>;
   /** Whole-run values (psnr's APSNR): only a chunk computed from frame 0 has them right. */
   aggregates: Record<string, ChunkValue>;
@@ -85,6 +86,9 @@ export async function scoreChunk(request: ScoreRequest, range: FrameRange): Prom
     });
     if (result.frames < needs) throw new VqError(`chunk: the inputs end after ${result.frames} frames, before the chunk's frames ${range.start} to ${range.end}${range.last ? "" : " and the one after"}`);
     scored.discardFrom(range.end);
+    // the models here, in parallel over the chunks, not in the merge: per frame exactly what a whole run computes
+    checkModelKeys(plan.models, scored);
+    for (let i = range.start; i < range.end; i++) if (r.subsample <= 1 || i % r.subsample === 0) scoreModelsAtFrame(plan.models, scored, i);
     const names = scored.names();
     const values: Record<string, ChunkValue[]> = {};
     for (const name of names) values[name] = Array.from({ length: range.end - range.start }, (_, i) => toJson(scored.get(name, range.start + i)));
@@ -96,8 +100,9 @@ export async function scoreChunk(request: ScoreRequest, range: FrameRange): Prom
 }
 
 /**
- * A run's summary from its chunks (in any order): the features of every frame, then the
- * models and the pooling over all of them, as `score` gives for the whole run. The chunks
+ * A run's summary from its chunks (in any order): the features and model scores of every
+ * frame, then the pooling over all of them, as `score` gives for the whole run (the models
+ * are scored here only when a chunk lacks them: one from an older vq). The chunks
  * must cover frames 0 to the run's end without a gap; a whole-run aggregate is taken from
  * the last chunk, which computed it over every frame (its warm-up starts at frame 0).
  */
@@ -112,10 +117,13 @@ export async function mergeChunks(request: ScoreRequest, chunks: readonly ChunkS
   const last = sorted.at(-1);
   if (!last?.range.last) throw new VqError(`chunks: the run's last chunk (its end) is missing`);
   const plan = await planRun(r);
+  const modelKeys = modelScoreKeys(plan.models);
+  const modelsScored = sorted.every((c) => modelKeys.every((k) => k in c.values));
   const collector = new FeatureCollector();
-  for (const name of sorted[0]!.names) collector.reserve(name);
+  for (const name of sorted[0]!.names) if (modelsScored || !modelKeys.includes(name)) collector.reserve(name);
   for (const c of sorted) {
     for (const [name, values] of Object.entries(c.values)) {
+      if (!modelsScored && modelKeys.includes(name)) continue;
       values.forEach((v, i) => {
         const score = fromJson(v);
         if (score !== undefined) collector.append(name, c.range.start + i, score);
@@ -125,7 +133,7 @@ export async function mergeChunks(request: ScoreRequest, chunks: readonly ChunkS
   const aggregates = Object.entries(last.aggregates);
   if (aggregates.length && last.warmUpFrom !== 0) throw new VqError(`chunks: ${aggregates[0]![0]} is computed over the whole run, and the last chunk did not start at frame 0`);
   for (const [name, v] of aggregates) collector.setAggregate(name, fromJson(v)!);
-  const output = new RunOutput(plan.models, expectedFeatures(plan, last.format), r.subsample, r.pool, () => {});
+  const output = new RunOutput(modelsScored ? [] : plan.models, expectedFeatures(plan, last.format), r.subsample, r.pool);
   const backends = [...new Set(sorted.map((c) => c.backend))].join(", ");
   return output.summary(collector, next, last.format, sorted.length > 1 ? `${backends} (${sorted.length} chunks)` : backends);
 }

@@ -16,7 +16,8 @@ export class RunOutput {
     private readonly subsample: number,
     /** "extended": median, stdev and percentiles pooled too. */
     private readonly pool: PoolMode,
-    private readonly emit: (frame: FrameScores) => void,
+    /** Each frame as it is complete; none when only the summary is wanted (a merge). */
+    private readonly emit?: (frame: FrameScores) => void,
   ) {}
 
   /** Hands out the frames below `upTo` that are complete (all of them when `final`: the run has ended). */
@@ -30,7 +31,7 @@ export class RunOutput {
       }
       if (!final && !this.expected.every((k) => c.has(k, i))) break;
       scoreModelsAtFrame(this.models, c, i);
-      this.emit({ frameNum: i, metrics: Object.fromEntries(c.frame(i)) });
+      this.emit?.({ frameNum: i, metrics: Object.fromEntries(c.frame(i)) });
       this.next++;
     }
   }

@@ -49,6 +49,12 @@ export class FeatureCollector {
     return [...this.features].filter(([, scores]) => scores.size > 0).map(([name]) => name);
   }
 
+  /** Whether any feature has a score at this frame. */
+  hasFrame(index: number): boolean {
+    for (const scores of this.features.values()) if (scores.has(index)) return true;
+    return false;
+  }
+
   /** Scores of one frame in feature order (only the features written for that frame). */
   frame(index: number): [string, number][] {
     const out: [string, number][] = [];

@@ -33,7 +33,7 @@ export function writtenFrames(collector: FeatureCollector, subsample: number): n
   const n = collector.frameCount();
   for (let i = 0; i < n; i++) {
     if (subsample > 1 && i % subsample) continue;
-    if (collector.frame(i).length) frames.push(i);
+    if (collector.hasFrame(i)) frames.push(i);
   }
   return frames;
 }
@@ -46,17 +46,18 @@ export function writeJson(collector: FeatureCollector, o: OutputOptions): string
   out.push(`  "fps": ${Number.isFinite(o.fps) ? formatFixed(o.fps, 2) : "null"},\n`);
   out.push(`  "frames": [`);
   let first = true;
+  // one string a frame (a 10,000-frame run prints 100,000+ numbers)
+  const keys = new Map(collector.names().map((name) => [name, `        "${name}": `]));
   for (const i of writtenFrames(collector, o.subsample)) {
-    out.push(first ? "\n" : ",\n");
+    let frame = `${first ? "\n" : ",\n"}    {\n      "frameNum": ${i},\n      "metrics": {\n`;
     first = false;
-    out.push("    {\n", `      "frameNum": ${i},\n`, `      "metrics": {\n`);
     const scores = collector.frame(i);
-    scores.forEach(([name, v], k) => {
+    for (let k = 0; k < scores.length; k++) {
+      const [name, v] = scores[k]!;
       // libvmaf ends a null line without a newline; kept, so outputs compare byte for byte.
-      const end = Number.isFinite(v) ? "\n" : "";
-      out.push(`        "${name}": ${jsonNumber(v, fmt)}${k < scores.length - 1 ? "," : ""}${end}`);
-    });
-    out.push("      }\n", "    }");
+      frame += `${keys.get(name)}${jsonNumber(v, fmt)}${k < scores.length - 1 ? "," : ""}${Number.isFinite(v) ? "\n" : ""}`;
+    }
+    out.push(`${frame}      }\n    }`);
   }
   out.push("\n  ],\n");
   out.push(`  "pooled_metrics": {`);
