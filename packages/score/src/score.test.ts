@@ -1,4 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { memoryReader, VqError } from "@vq/core";
 import { y4mFrameBytes } from "@vq/core/testing";
 import { goldenOutput, goldenPairs, goldenPath, goldenRun } from "@vq/core/golden";
@@ -56,6 +60,16 @@ describe("score(): the library API", () => {
       // nobody iterates here: only result sees it
       const awaited = score({ reference: "missing-ref.y4m", distorted: "missing-dist.y4m", features: ["psnr"], noPrediction: true });
       expect(await awaited.result.catch((e) => e)).toBeInstanceOf(VqError);
+      // inputs ffmpeg decodes open at once, beside the GPU's start: the reference is still the one named
+      const decoded = score({ reference: "missing-ref.mp4", distorted: "missing-dist.mp4", features: ["psnr"], noPrediction: true, backend: "gpu" });
+      expect((await decoded.result.catch((e) => e)).message).toBe("missing-ref.mp4: no such file");
+      const dir = mkdtempSync(join(tmpdir(), "vq-score-"));
+      const reference = join(dir, "ref.mkv");
+      // a reference ffmpeg takes a while to open, a distorted input that fails at once
+      execFileSync("ffmpeg", ["-v", "error", "-i", goldenPath(pair.reference), "-frames:v", "2", "-c:v", "ffv1", reference]);
+      const distorted = score({ reference, distorted: "missing-dist.mp4", features: ["psnr"], noPrediction: true, backend: "gpu" });
+      expect((await distorted.result.catch((e) => e)).message).toBe("missing-dist.mp4: no such file");
+      rmSync(dir, { recursive: true });
       await new Promise((r) => setTimeout(r, 20));
       expect(unhandled).toEqual([]);
     } finally {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CompositeBackend, FeatureCollector, isStreamInput, LIMITS, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { sharedGpu } from "@vq/gpu-core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
 import { chooseBackend } from "./backend.ts";
@@ -104,8 +105,9 @@ export async function openInput(source: string | VideoReader, raw: ParsedScoreRe
 }
 
 /** The distorted input opened to match the reference's size when scaling was asked for. */
-export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "scaleDistorted" | "scaler">, ref: PictureFormat): Promise<VideoReader> {
-  return openInput(source, r.raw, { ...decoding(r), scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref.width, height: ref.height } : undefined });
+export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "scaleDistorted" | "scaler">, ref: PictureFormat | undefined): Promise<VideoReader> {
+  if (r.scaleDistorted && !ref) throw new Error("openDistorted: scaling to the reference's size needs its format");
+  return openInput(source, r.raw, { ...decoding(r), scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref!.width, height: ref!.height } : undefined });
 }
 
 /** The request's ffmpeg binary and hardware decoding, for every input ffmpeg decodes. */
@@ -185,17 +187,30 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
   const plan = await planRun(r);
   const { models, features } = plan;
   const readers: VideoReader[] = [];
+  // Dawn's device is made while ffmpeg starts decoding the inputs (a GPU failure is told after theirs)
+  const decoded = [r.reference, r.distorted].some((s) => typeof s === "string" && !isStreamInput(s) && needsFfmpeg(s));
+  const gpu = r.backend !== "cpu" && decoded ? sharedGpu() : undefined;
+  gpu?.catch(() => {});
   try {
     const openRef = () => openInput(r.reference, r.raw, decoding(r));
-    readers.push(await openRef());
     const openDist = () => openDistorted(r.distorted, r, readers[0]!.format);
+    // both decoders start at once, unless the distorted one is scaled to the reference's size
+    const distOpening = r.scaleDistorted ? undefined : openDistorted(r.distorted, r, undefined);
+    // its failure is told once the reference has opened (a reference at fault is named first)
+    distOpening?.catch(() => {});
+    try {
+      readers.push(await openRef());
+    } catch (e) {
+      distOpening?.then((d) => d.close(), () => {});
+      throw e;
+    }
     const reopen = { reference: typeof r.reference === "string" ? openRef : undefined, distorted: typeof r.distorted === "string" ? openDist : undefined };
-    const prepared = await prepareDistorted(readers[0]!, await openDist(), reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) }, events.onNote);
+    const prepared = await prepareDistorted(readers[0]!, await (distOpening ?? openDist()), reopen, { conform: r.conform ? { scaler: r.scaler } : undefined, align: r.align, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) }, events.onNote);
     readers.push(prepared.reader);
     const { skipRef, skipDist } = prepared;
     const [ref, dist] = readers as [VideoReader, VideoReader];
     for (const f of features) f.entry.definition.checkFormat?.(f.options, ref.format);
-    const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu, selfTest: r.gpuSelfTest ? {} : false });
+    const { backend, gpuBackend, notes } = await chooseBackend(r.backend, features, { subsample: r.subsample, threads: r.threads, profileGpu: r.profileGpu, selfTest: r.gpuSelfTest ? {} : false, acquire: gpu && (() => gpu) });
     for (const n of notes) events.onNote?.(n);
     const total = frameTotal([ref.frameCount === undefined ? undefined : ref.frameCount - skipRef, dist.frameCount === undefined ? undefined : dist.frameCount - skipDist], r.frameCount);
     const expected = expectedFeatures(plan, ref.format);
