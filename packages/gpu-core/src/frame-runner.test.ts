@@ -6,6 +6,7 @@ import { FeatureCollector, Picture, scoreVideos, VqError, Y4mReader, type Pictur
 import { acquireGpu } from "./device.ts";
 import { GpuBackend } from "./gpu-backend.ts";
 import { GpuFrameRunner } from "./frame-runner.ts";
+import { parkedSlotCount } from "./upload-ring.ts";
 import type { FrameInputs, GpuStage } from "./gpu-stage.ts";
 import { computePipeline } from "./pipeline-cache.ts";
 import { gpuForTests } from "./testing.ts";
@@ -86,10 +87,10 @@ test.skipIf(!gpu)("uploads only what the stages read: luma, the whole frame, or 
 });
 
 /** A Y4M file of `frames` 16x8 4:2:0 frames, every byte a function of its frame and place. */
-function y4mFile(frames: number, corruptMarkerOf?: number): { path: string; frameBytes: (i: number) => Uint8Array } {
+function y4mFile(frames: number, corruptMarkerOf?: number, seed = 0): { path: string; frameBytes: (i: number) => Uint8Array } {
   const format: PictureFormat = { width: 16, height: 8, bitDepth: 8, pixelFormat: "420" };
   const size = 16 * 8 + 2 * 8 * 4;
-  const frameBytes = (i: number) => Uint8Array.from({ length: size }, (_, j) => (i * 31 + j * 7 + 3) & 255);
+  const frameBytes = (i: number) => Uint8Array.from({ length: size }, (_, j) => (i * 31 + j * 7 + 3 + seed) & 255);
   const parts: Uint8Array[] = [new TextEncoder().encode(`YUV4MPEG2 W${format.width} H${format.height} F25:1 C420jpeg\n`)];
   for (let i = 0; i < frames; i++) parts.push(new TextEncoder().encode(i === corruptMarkerOf ? "FRAMX\n" : "FRAME\n"), frameBytes(i));
   const path = join(mkdtempSync(join(tmpdir(), "vq-runner-")), "in.y4m");
@@ -150,6 +151,28 @@ test.skipIf(!gpu)("a damaged FRAME marker read straight into the upload buffer i
   const err = await scoreVideos(ref, await Y4mReader.open(path), backend).catch((e) => e);
   expect(err).toBeInstanceOf(VqError);
   expect(err.message).toMatch(new RegExp(`${path.replace(/[/.]/g, "\\$&")}: frame 3: expected a FRAME marker at byte \\d+, found "FRAMX\\\\n"`));
+});
+
+test.skipIf(!gpu)("a finished run's ring slots serve the device's next run of the same layout; a failed run's are freed", async () => {
+  const own = await acquireGpu(); // its own device: the counts are this test's
+  const words = (16 * 8 + 2 * 32) / 4;
+  const run = async (path: string) => {
+    const seen = new Map<number, Uint32Array>();
+    const backend = new GpuBackend(own, [batchEchoStage(words, seen)], { batchFrames: 3 });
+    await scoreVideos(await Y4mReader.open(path), await Y4mReader.open(path), backend);
+    return seen;
+  };
+  await run(y4mFile(7).path);
+  const parked = parkedSlotCount(own.device);
+  expect(parked).toBe(3);
+  // taken and given back, not made anew; and every frame is the second run's own
+  const second = y4mFile(7, undefined, 100);
+  const seen = await run(second.path);
+  expect(parkedSlotCount(own.device)).toBe(parked);
+  for (let i = 0; i < 7; i++) expect([...seen.get(i)!.subarray(0, words)]).toEqual([...new Uint32Array(second.frameBytes(i).buffer)]);
+  await expect(run(y4mFile(7, 4).path)).rejects.toThrow("expected a FRAME marker");
+  expect(parkedSlotCount(own.device)).toBe(0);
+  own.device.destroy();
 });
 
 function withoutFrameFile(reader: VideoReader): VideoReader {

@@ -48,6 +48,8 @@ export class GpuFrameRunner {
   private current?: RingSlot;
   /** A filled batch whose submission waits for the next batch, so that it can carry that batch's upload. */
   private waiting?: RingSlot;
+  /** Every batch collected and the stages flushed: the run ended cleanly. */
+  private flushed = false;
   private depth = 2;
   private nextSlot = 0;
   /** Submissions and collections happen in batch order, each on its own chain. */
@@ -306,6 +308,15 @@ export class GpuFrameRunner {
     };
   }
 
+  private deviceHealthy(): boolean {
+    try {
+      this.gpu.assertHealthy();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private throwIfFailed(): void {
     this.gpu.assertHealthy();
     if (this.failure) throw toVqError(this.failure);
@@ -324,13 +335,15 @@ export class GpuFrameRunner {
     await this.collectTail;
     this.throwIfFailed();
     for (const ls of this.laneStages) await ls.stage.flush?.(collectors[ls.lane]!);
+    this.flushed = true;
   }
 
   /** Frees every buffer, once no read into a staging buffer is under way. */
   async close(): Promise<void> {
     await this.ring.settled();
     for (const s of this.stages) s.close?.();
-    this.ring.destroy();
+    // a clean end leaves the slots in a state the next run of the device can take them in
+    this.ring.release(this.flushed && !this.failure && this.deviceHealthy());
     this.current = undefined;
     this.waiting = undefined;
     this.profiler.destroy();

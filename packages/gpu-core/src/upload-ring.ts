@@ -71,6 +71,25 @@ const TOUCH_KERNEL = {
 };
 
 /**
+ * Slots finished runs left, per device and layout, for the next run of the same layout:
+ * making a slot (frame buffers and tens of MB of mapped staging) was most of the host's
+ * time in a short run (~30 ms of a warm 48-frame 1080p run on an H200), and allocation
+ * takes the GPU driver's lock that other GPUs' processes then wait on (ADR 0042).
+ */
+const parkedSlots = new WeakMap<GPUDevice, { bytes: number; byLayout: Map<string, RingSlot[]> }>();
+/** What parked slots may hold per device; beyond it a finished run's slots are freed. */
+const PARKED_BYTES_LIMIT = 1 << 30;
+
+function slotBytes(slot: RingSlot): number {
+  return [slot.ref, ...slot.dists, slot.staging, slot.results, slot.readback].reduce((n, b) => n + b.size, 0);
+}
+
+/** Slots parked for `device` (a test checks reuse). */
+export function parkedSlotCount(device: GPUDevice): number {
+  return [...(parkedSlots.get(device)?.byLayout.values() ?? [])].reduce((n, list) => n + list.length, 0);
+}
+
+/**
  * The ring of upload slots (ADR 0010): per slot a batch's frame buffers, its mapped staging
  * buffer, its results and readback. Frames are copied or read straight from their files
  * into the mapped staging buffer, only the bytes some stage reads (luma, or every plane),
@@ -147,7 +166,28 @@ export class UploadRing {
    * run's first batch, one frame, until the ring comes back to it.
    */
   slot(at: number, stagingFrames: number): RingSlot {
-    return (this.slots[at] ??= this.createSlot(stagingFrames));
+    return (this.slots[at] ??= this.parkedSlot() ?? this.createSlot(stagingFrames));
+  }
+
+  /** Everything a slot's buffers are sized by: a parked slot serves a run of the same layout. */
+  private layoutKey(): string {
+    return [this.refStride, this.distStride, this.hostStride, this.maxBatch, this.lanes, this.resultBytes, this.readbackBytes].join(":");
+  }
+
+  /** A slot an earlier run of this layout parked, its frames' views given this run's format. */
+  private parkedSlot(): RingSlot | undefined {
+    const pool = parkedSlots.get(this.gpu.device);
+    const slot = pool?.byLayout.get(this.layoutKey())?.pop();
+    if (!slot) return undefined;
+    pool!.bytes -= slotBytes(slot);
+    for (const frames of slot.frames) {
+      for (const frame of frames) {
+        frame.index = -1;
+        frame.format = this.format!;
+        frame.planes = this.planes;
+      }
+    }
+    return slot;
   }
 
   /** Maps a free slot's staging buffer for a batch of `limit` frames from frame `first` on. */
@@ -223,9 +263,27 @@ export class UploadRing {
     slot.stagingReady.catch(onError);
   }
 
-  /** Frees every buffer; call once `settled()` has. */
-  destroy(): void {
-    for (const slot of this.slots) for (const b of [slot.ref, ...slot.dists, slot.staging, slot.results, slot.readback]) b.destroy();
+  /**
+   * Ends the ring, once `settled()` has: after a run that ended cleanly (`reusable`: every
+   * batch collected, nothing mapped for reading) its slots are parked for the device's next
+   * run of the same layout, up to PARKED_BYTES_LIMIT; else, and beyond that, freed.
+   */
+  release(reusable: boolean): void {
+    let pool = parkedSlots.get(this.gpu.device);
+    if (reusable && !pool) parkedSlots.set(this.gpu.device, (pool = { bytes: 0, byLayout: new Map() }));
+    const key = this.layoutKey();
+    for (const slot of this.slots) {
+      const bytes = slotBytes(slot);
+      // a slot opened for a batch never sent has its staging handed out: not parked
+      if (reusable && pool && !slot.mapped && pool.bytes + bytes <= PARKED_BYTES_LIMIT) {
+        pool.bytes += bytes;
+        let list = pool.byLayout.get(key);
+        if (!list) pool.byLayout.set(key, (list = []));
+        list.push(slot);
+      } else {
+        for (const b of [slot.ref, ...slot.dists, slot.staging, slot.results, slot.readback]) b.destroy();
+      }
+    }
     this.slots.length = 0;
   }
 
