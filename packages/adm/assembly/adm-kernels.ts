@@ -335,37 +335,169 @@ export function dwtScale123(
 /**
  * libvmaf's 1-degree test: u.v >= 0 and (u.v / 4096)^2 >= cos^2(1deg) (|u|^2 / 4096)
  * (|v|^2 / 4096), each int64 (wrapping) rounded to float once, the rest in double.
+ * Without branches: the data decides them at random.
  */
 @inline
 function angleMatches(oh: i64, ov: i64, th: i64, tv: i64, cosSq: f64): bool {
   const dp = oh * th + ov * tv;
-  if (dp < 0) return false;
   const dot = <f64><f32>dp / 4096.0;
   const o = <f64><f32>(oh * oh + ov * ov) / 4096.0;
   const t = <f64><f32>(th * th + tv * tv) / 4096.0;
-  return dot * dot >= cosSq * o * t;
+  return (dp >= 0) & (dot * dot >= cosSq * o * t);
 }
 
-/** Where the angle matched: MIN(rst * gain, t) for o > 0, MAX for o < 0, truncated (decouple.ts's restore). */
+/**
+ * Where the angle matched (and k, o are not 0): MIN(rst * gain, t) for o > 0, MAX for
+ * o < 0, truncated (decouple.ts's restore). The value selected is between t and rst * gain
+ * on rst's side of 0, so it is an int32 before the truncation. An integer gain (below
+ * 2^16) multiplies in i64, exactly the double product, and needs no conversions.
+ */
 @inline
-function restore(o: i32, t: i32, k: i32, angle: bool, gain: f64, rst: i32): i32 {
-  if (!angle || k == 0 || o == 0) return rst;
-  const boosted = <f64>rst * gain;
-  return <i32>(o > 0 ? min(boosted, <f64>t) : max(boosted, <f64>t));
+function restore(o: i32, t: i32, k: i32, angle: bool, gain: f64, integerGain: bool, rst: i32): i32 {
+  let r: i32;
+  if (integerGain) {
+    const boosted = <i64>rst * <i64>gain;
+    r = <i32>select<i64>(min(boosted, <i64>t), max(boosted, <i64>t), o > 0);
+  } else {
+    const boosted = <f64>rst * gain;
+    r = <i32>select<f64>(min(boosted, <f64>t), max(boosted, <f64>t), o > 0);
+  }
+  return select<i32>(r, rst, angle & (k != 0) & (o != 0));
+}
+
+@inline
+function ratio16(o: i32, t: i32, div: usize): i32 {
+  const k = <i32>((<i64>load<i32>(div + (<usize>(o + 32768) << 2)) * <i64>t + 16384) >> 15);
+  return min(max(k, 0), 32768);
+}
+
+/** div[o + 32768] for the four int32 lanes of o (in [-32768, 32768]). */
+@inline
+function gatherDiv(o: v128, div: usize): v128 {
+  let d = i32x4.splat(load<i32>(div + (<usize>(i32x4.extract_lane(o, 0) + 32768) << 2)));
+  d = i32x4.replace_lane(d, 1, load<i32>(div + (<usize>(i32x4.extract_lane(o, 1) + 32768) << 2)));
+  d = i32x4.replace_lane(d, 2, load<i32>(div + (<usize>(i32x4.extract_lane(o, 2) + 32768) << 2)));
+  return i32x4.replace_lane(d, 3, load<i32>(div + (<usize>(i32x4.extract_lane(o, 3) + 32768) << 2)));
+}
+
+/**
+ * ratio16 of four int16 pairs in i32 lanes: div = hi 2^15 + lo (0 <= lo < 2^15) and
+ * (div t + 2^14) >> 15 = hi t + ((lo t + 2^14) >> 15), every product below 2^30 in magnitude.
+ */
+@inline
+function ratio16x4(o: v128, t: v128, div: usize): v128 {
+  const d = gatherDiv(o, div);
+  const k = i32x4.add(i32x4.mul(i32x4.shr_s(d, 15), t), i32x4.shr_s(i32x4.add(i32x4.mul(v128.and(d, i32x4.splat(0x7fff)), t), i32x4.splat(16384)), 15));
+  return i32x4.min_s(i32x4.max_s(k, i32x4.splat(0)), i32x4.splat(32768));
+}
+
+/** Two lanes of restore's boosted value in double: MIN(rst * gain, t) for o > 0, else MAX, truncated, in lanes 0 and 1. */
+@inline
+function boost2(rst: v128, t: v128, positive: v128, gain: v128): v128 {
+  const b = f64x2.mul(f64x2.convert_low_i32x4_s(rst), gain);
+  const tf = f64x2.convert_low_i32x4_s(t);
+  return i32x4.trunc_sat_f64x2_s_zero(v128.bitselect(f64x2.min(b, tf), f64x2.max(b, tf), i64x2.extend_low_i32x4_s(positive)));
+}
+
+/**
+ * restore for four i32 lanes (|rst| <= 2^15). An integer gain (below 2^16) boosts in i32,
+ * exactly the double product; any other gain in f64x2, as the reference.
+ */
+@inline
+function restore4(o: v128, t: v128, k: v128, angle: v128, gain: f64, integerGain: bool): v128 {
+  const zero = i32x4.splat(0);
+  const rst = i32x4.shr_s(i32x4.add(i32x4.mul(k, o), i32x4.splat(16384)), 15);
+  const positive = i32x4.gt_s(o, zero);
+  let boosted: v128;
+  if (integerGain) {
+    const b = i32x4.mul(rst, i32x4.splat(<i32>gain));
+    boosted = v128.bitselect(i32x4.min_s(b, t), i32x4.max_s(b, t), positive);
+  } else {
+    const g = f64x2.splat(gain);
+    const high = i32x4.shuffle(rst, rst, 2, 3, 2, 3);
+    boosted = i32x4.shuffle(boost2(rst, t, positive, g), boost2(high, i32x4.shuffle(t, t, 2, 3, 2, 3), i32x4.shuffle(positive, positive, 2, 3, 2, 3), g), 0, 1, 4, 5);
+  }
+  const apply = v128.andnot(v128.andnot(angle, i32x4.eq(k, zero)), i32x4.eq(o, zero));
+  return v128.bitselect(boosted, rst, apply);
+}
+
+/** Two lanes of the angle test from float lanes 0 and 1 of dot, |o|^2 and |t|^2, as i64x2 masks. */
+@inline
+function angle2(dp: v128, om: v128, tm: v128, cosSq: v128): v128 {
+  const scale = f64x2.splat(1.0 / 4096.0);
+  const d = f64x2.mul(f64x2.promote_low_f32x4(dp), scale);
+  const o = f64x2.mul(f64x2.promote_low_f32x4(om), scale);
+  const t = f64x2.mul(f64x2.promote_low_f32x4(tm), scale);
+  return f64x2.ge(f64x2.mul(d, d), f64x2.mul(f64x2.mul(cosSq, o), t));
+}
+
+/**
+ * The angle test for four int16 pairs in i32 lanes: each product is below 2^30 in
+ * magnitude, and a sum wraps only at +2^31 (two products of -2^15 * -2^15), which reads
+ * as INT_MIN and converts as uint32 to 2^31; negative dot products fail.
+ */
+@inline
+function angle4(oh: v128, ov: v128, th: v128, tv: v128, cosSq: v128): v128 {
+  const dp = i32x4.add(i32x4.mul(oh, th), i32x4.mul(ov, tv));
+  const om = i32x4.add(i32x4.mul(oh, oh), i32x4.mul(ov, ov));
+  const tm = i32x4.add(i32x4.mul(th, th), i32x4.mul(tv, tv));
+  const ok = v128.or(i32x4.ge_s(dp, i32x4.splat(0)), i32x4.eq(dp, i32x4.splat(-2147483648)));
+  const dpF = f32x4.convert_i32x4_u(dp);
+  const omF = f32x4.convert_i32x4_u(om);
+  const tmF = f32x4.convert_i32x4_u(tm);
+  const m01 = angle2(dpF, omF, tmF, cosSq);
+  const m23 = angle2(f32x4.shuffle(dpF, dpF, 2, 3, 2, 3), f32x4.shuffle(omF, omF, 2, 3, 2, 3), f32x4.shuffle(tmF, tmF, 2, 3, 2, 3), cosSq);
+  return v128.and(i32x4.shuffle(m01, m23, 0, 2, 4, 6), ok);
+}
+
+/** Four coefficients (int16 in i32 lanes) of scale 0: the restored value (additive = t - restored). */
+@inline
+function decouple4(o: v128, t: v128, angle: v128, gain: f64, integerGain: bool, div: usize): v128 {
+  return restore4(o, t, ratio16x4(o, t, div), angle, gain, integerGain);
 }
 
 /**
  * Scale 0 over the region's rows [top, bottom) and columns [left, right): int16 bands h,
- * v, d of ref and dis (bandBytes apart) to restored and additive int16 bands. The ratio is
- * (div[o] * t + 2^14) >> 15 clamped to [0, 2^15] (|div * t| below 2^45, in i64), the
+ * v, d of ref and dis (bandBytes apart, after a) to restored and additive int16 bands. The
+ * ratio is (div[o] * t + 2^14) >> 15 clamped to [0, 2^15] (|div * t| below 2^45), the
  * restored value (k * o + 2^14) >> 15 (below 2^30 in magnitude); stores wrap to int16.
+ * Eight coefficients a step, as two halves of four i32 lanes.
  */
 export function decoupleScale0(
   ref: usize, dis: usize, restored: usize, additive: usize, bandBytes: usize, stride: i32,
-  left: i32, top: i32, right: i32, bottom: i32, gain: f64, div: usize, cosSq: f64,
+  left: i32, top: i32, right: i32, bottom: i32, gain: f64, integerGain: bool, div: usize, cosSq: f64,
 ): void {
+  const cos = f64x2.splat(cosSq);
   for (let i = top; i < bottom; i++) {
-    for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
+    let x = i * stride + left;
+    const end = i * stride + right;
+    for (; x + 8 <= end; x += 8) {
+      const p = <usize>x << 1;
+      const oh = v128.load(ref + bandBytes + p);
+      const ov = v128.load(ref + 2 * bandBytes + p);
+      const od = v128.load(ref + 3 * bandBytes + p);
+      const th = v128.load(dis + bandBytes + p);
+      const tv = v128.load(dis + 2 * bandBytes + p);
+      const td = v128.load(dis + 3 * bandBytes + p);
+      const ohL = i32x4.extend_low_i16x8_s(oh), ohH = i32x4.extend_high_i16x8_s(oh);
+      const ovL = i32x4.extend_low_i16x8_s(ov), ovH = i32x4.extend_high_i16x8_s(ov);
+      const odL = i32x4.extend_low_i16x8_s(od), odH = i32x4.extend_high_i16x8_s(od);
+      const thL = i32x4.extend_low_i16x8_s(th), thH = i32x4.extend_high_i16x8_s(th);
+      const tvL = i32x4.extend_low_i16x8_s(tv), tvH = i32x4.extend_high_i16x8_s(tv);
+      const tdL = i32x4.extend_low_i16x8_s(td), tdH = i32x4.extend_high_i16x8_s(td);
+      const angleL = angle4(ohL, ovL, thL, tvL, cos);
+      const angleH = angle4(ohH, ovH, thH, tvH, cos);
+      const rh = wrap16(decouple4(ohL, thL, angleL, gain, integerGain, div), decouple4(ohH, thH, angleH, gain, integerGain, div));
+      const rv = wrap16(decouple4(ovL, tvL, angleL, gain, integerGain, div), decouple4(ovH, tvH, angleH, gain, integerGain, div));
+      const rd = wrap16(decouple4(odL, tdL, angleL, gain, integerGain, div), decouple4(odH, tdH, angleH, gain, integerGain, div));
+      v128.store(restored + p, rh);
+      v128.store(restored + bandBytes + p, rv);
+      v128.store(restored + 2 * bandBytes + p, rd);
+      v128.store(additive + p, i16x8.sub(th, rh));
+      v128.store(additive + bandBytes + p, i16x8.sub(tv, rv));
+      v128.store(additive + 2 * bandBytes + p, i16x8.sub(td, rd));
+    }
+    for (; x < end; x++) {
       const p = <usize>x << 1;
       const oh = <i32>load<i16>(ref + bandBytes + p);
       const ov = <i32>load<i16>(ref + 2 * bandBytes + p);
@@ -377,9 +509,9 @@ export function decoupleScale0(
       const kh = ratio16(oh, th, div);
       const kv = ratio16(ov, tv, div);
       const kd = ratio16(od, td, div);
-      const rh = restore(oh, th, kh, angle, gain, (kh * oh + 16384) >> 15);
-      const rv = restore(ov, tv, kv, angle, gain, (kv * ov + 16384) >> 15);
-      const rd = restore(od, td, kd, angle, gain, (kd * od + 16384) >> 15);
+      const rh = restore(oh, th, kh, angle, gain, integerGain, (kh * oh + 16384) >> 15);
+      const rv = restore(ov, tv, kv, angle, gain, integerGain, (kv * ov + 16384) >> 15);
+      const rd = restore(od, td, kd, angle, gain, integerGain, (kd * od + 16384) >> 15);
       store<i16>(restored + p, <i16>rh);
       store<i16>(restored + bandBytes + p, <i16>rv);
       store<i16>(restored + 2 * bandBytes + p, <i16>rd);
@@ -390,34 +522,27 @@ export function decoupleScale0(
   }
 }
 
-@inline
-function ratio16(o: i32, t: i32, div: usize): i32 {
-  const k = <i32>((<i64>load<i32>(div + (<usize>(o + 32768) << 2)) * <i64>t + 16384) >> 15);
-  return min(max(k, 0), 32768);
-}
-
 /**
  * ratio32: 0 where o or t is 0 or their signs differ (the clamp's result, and o = 0
  * restores 0); else |o| rounded to its top 15 bits (get_best15_from32), div of it times
  * |t| (below 2^61) rounded by 2^(14 + shift) (INT_MIN for shift 17, as libvmaf's int) and
- * shifted by 15 + shift, clamped to [0, 2^15].
+ * shifted by 15 + shift, clamped to [0, 2^15]. Selects, not branches.
  */
 @inline
 function ratio32(o: i32, t: i32, div: usize): i32 {
-  if (o == 0 || t == 0 || (o ^ t) < 0) return 0;
   const magnitude = <u32>abs(o); // abs(INT_MIN) read as uint32 is 2^31
   const shift = max(17 - <i32>clz(magnitude), 0);
-  const top15 = (magnitude + (shift > 0 ? <u32>1 << (shift - 1) : 0)) >> shift;
+  const top15 = (magnitude + ((<u32>1 << shift) >> 1)) >> shift;
   const product = <i64>load<i32>(div + (<usize>(top15 + 32768) << 2)) * <i64><u32>abs(t);
-  const round: i64 = shift == 17 ? -2147483648 : <i64>1 << (14 + shift);
-  const k = (product + round) >> (15 + shift);
-  return <i32>min(max(k, 0), 32768);
+  const round = select<i64>(-2147483648, <i64>1 << (14 + shift), shift == 17);
+  const k = <i32>min(max((product + round) >> (15 + shift), 0), 32768);
+  return select<i32>(k, 0, (o != 0) & (t != 0) & ((o ^ t) >= 0));
 }
 
 /** Scales 1..3: int32 bands, as decoupleScale0 (restored (k * o + 2^14) >> 15 in i64, |k * o| below 2^46). */
 export function decoupleInt32(
   ref: usize, dis: usize, restored: usize, additive: usize, bandBytes: usize, stride: i32,
-  left: i32, top: i32, right: i32, bottom: i32, gain: f64, div: usize, cosSq: f64,
+  left: i32, top: i32, right: i32, bottom: i32, gain: f64, integerGain: bool, div: usize, cosSq: f64,
 ): void {
   for (let i = top; i < bottom; i++) {
     for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
@@ -432,9 +557,9 @@ export function decoupleInt32(
       const kh = ratio32(oh, th, div);
       const kv = ratio32(ov, tv, div);
       const kd = ratio32(od, td, div);
-      const rh = restore(oh, th, kh, angle, gain, <i32>((<i64>kh * oh + 16384) >> 15));
-      const rv = restore(ov, tv, kv, angle, gain, <i32>((<i64>kv * ov + 16384) >> 15));
-      const rd = restore(od, td, kd, angle, gain, <i32>((<i64>kd * od + 16384) >> 15));
+      const rh = restore(oh, th, kh, angle, gain, integerGain, <i32>((<i64>kh * oh + 16384) >> 15));
+      const rv = restore(ov, tv, kv, angle, gain, integerGain, <i32>((<i64>kv * ov + 16384) >> 15));
+      const rd = restore(od, td, kd, angle, gain, integerGain, <i32>((<i64>kd * od + 16384) >> 15));
       store<i32>(restored + p, rh);
       store<i32>(restored + bandBytes + p, rv);
       store<i32>(restored + 2 * bandBytes + p, rd);
@@ -495,22 +620,29 @@ export function csfMaskerScale0(
   }
 }
 
-/** (int32)((weight * v + 2^27) >> 28) of four int32 v and a uint32 Q32 weight (products below 2^63 in magnitude). */
+/**
+ * (int32)((weight * v + 2^27) >> 28) of four int32 v and a uint32 Q32 weight: the exact
+ * product (below 2^63 in magnitude) is the signed one of v and the weight read as int32,
+ * plus v * 2^32 when the weight is 2^31 or more (`high`); bits 28..59 of the rounded sum
+ * are the high words after a shift left by 4.
+ */
 @inline
-function weightQ32(v: v128, weight: v128): v128 {
+function weightQ32(v: v128, weight: v128, high: bool): v128 {
   const round = i64x2.splat(134217728);
-  const l = i64x2.shr_s(i64x2.add(i64x2.mul(i64x2.extend_low_i32x4_s(v), weight), round), 28);
-  const h = i64x2.shr_s(i64x2.add(i64x2.mul(i64x2.extend_high_i32x4_s(v), weight), round), 28);
-  return wrap32(l, h);
+  let l = i64x2.extmul_low_i32x4_s(v, weight);
+  let h = i64x2.extmul_high_i32x4_s(v, weight);
+  if (high) {
+    l = i64x2.add(l, i64x2.shl(i64x2.extend_low_i32x4_s(v), 32));
+    h = i64x2.add(h, i64x2.shl(i64x2.extend_high_i32x4_s(v), 32));
+  }
+  return i32x4.shuffle(i64x2.shl(i64x2.add(l, round), 4), i64x2.shl(i64x2.add(h, round), 4), 1, 3, 5, 7);
 }
 
-/** (int32)((c * abs(v) - 2^31) >> 32) for c < 2^29, abs wrapping as C's (INT_MIN stays negative). */
+/** (int32)((c * abs(v) - 2^31) >> 32) for c < 2^29, abs wrapping as C's (INT_MIN stays negative): the high words. */
 @inline
 function scaledQ32(magnitude: v128, c: v128): v128 {
   const round = i64x2.splat(-2147483648);
-  const l = i64x2.shr_s(i64x2.add(i64x2.extmul_low_i32x4_s(magnitude, c), round), 32);
-  const h = i64x2.shr_s(i64x2.add(i64x2.extmul_high_i32x4_s(magnitude, c), round), 32);
-  return wrap32(l, h);
+  return i32x4.shuffle(i64x2.add(i64x2.extmul_low_i32x4_s(magnitude, c), round), i64x2.add(i64x2.extmul_high_i32x4_s(magnitude, c), round), 1, 3, 5, 7);
 }
 
 /**
@@ -521,9 +653,12 @@ export function csfMaskerInt32(
   src: usize, bandBytes: usize, wh: u32, wv: u32, wd: u32, stride: i32,
   left: i32, top: i32, right: i32, bottom: i32, csf: usize, flt: usize, centre: usize,
 ): void {
-  const weightH = i64x2.splat(<i64>wh);
-  const weightV = i64x2.splat(<i64>wv);
-  const weightD = i64x2.splat(<i64>wd);
+  const weightH = i32x4.splat(wh);
+  const weightV = i32x4.splat(wv);
+  const weightD = i32x4.splat(wd);
+  const highH = wh >= 0x80000000;
+  const highV = wv >= 0x80000000;
+  const highD = wd >= 0x80000000;
   const c30 = i32x4.splat(143165577);
   const c15 = i32x4.splat(286331153);
   for (let i = top; i < bottom; i++) {
@@ -531,9 +666,9 @@ export function csfMaskerInt32(
     const end = i * stride + right;
     for (; x + 4 <= end; x += 4) {
       const p = <usize>x << 2;
-      const vh = weightQ32(v128.load(src + p), weightH);
-      const vv = weightQ32(v128.load(src + bandBytes + p), weightV);
-      const vd = weightQ32(v128.load(src + 2 * bandBytes + p), weightD);
+      const vh = weightQ32(v128.load(src + p), weightH, highH);
+      const vv = weightQ32(v128.load(src + bandBytes + p), weightV, highV);
+      const vd = weightQ32(v128.load(src + 2 * bandBytes + p), weightD, highD);
       v128.store(csf + p, vh);
       v128.store(csf + bandBytes + p, vv);
       v128.store(csf + 2 * bandBytes + p, vd);
@@ -563,15 +698,23 @@ export function csfMaskerInt32(
 // ---------------------------------------------------------------------------------------
 // Denominators (csf-den.ts): uint64 sums, written to out[0..3) as C's (double) of them
 
-/** Scale 0: Σ rows of ((Σ |c|^3 + round) >> shift) over h, v, d (|c|^3 below 2^45). */
+/** Scale 0: Σ rows of ((Σ |c|^3 + round) >> shift) over h, v, d (|c|^3 below 2^45: c^2 and c^2 * c as uint32 products). */
 export function denominatorScale0(ref: usize, bandBytes: usize, stride: i32, left: i32, top: i32, right: i32, bottom: i32, shift: u32, out: usize): void {
   const round: u64 = shift > 0 ? <u64>1 << (shift - 1) : 0;
   for (let theta = 0; theta < 3; theta++) {
     const band = ref + <usize>(theta + 1) * bandBytes;
     let sum: u64 = 0;
     for (let i = top; i < bottom; i++) {
-      let row: u64 = 0;
-      for (let x = i * stride + left, end = i * stride + right; x < end; x++) {
+      let x = i * stride + left;
+      const end = i * stride + right;
+      let acc = i64x2.splat(0);
+      for (; x + 4 <= end; x += 4) {
+        const c = i32x4.abs(v128.load16x4_s(band + (<usize>x << 1)));
+        const c2 = i32x4.mul(c, c);
+        acc = i64x2.add(acc, i64x2.add(i64x2.extmul_low_i32x4_u(c2, c), i64x2.extmul_high_i32x4_u(c2, c)));
+      }
+      let row = <u64>(i64x2.extract_lane(acc, 0) + i64x2.extract_lane(acc, 1));
+      for (; x < end; x++) {
         const c = <i64>abs(<i32>load<i16>(band + (<usize>x << 1)));
         row += <u64>(c * c * c);
       }
@@ -616,10 +759,19 @@ function maskedCube(x: i32, sq: u32, cube: u32, cubeRound: i64): i64 {
   return (square * <i64>x + cubeRound) >> cube;
 }
 
-/** The same for the four i32 lanes of x >= 0, as two i64x2 sums added (mod 2^64) to acc. */
+/**
+ * The same for the four i32 lanes of x >= 0, the two i64x2 results added (mod 2^64). x^2
+ * and, while every square is below 2^31 (x below about 2^30), square * x are unsigned
+ * 32 x 32-bit products; a negative (wrapped) square takes signed products.
+ */
 @inline
 function maskedCubes(x: v128, sq: u32, sqRound: v128, cube: u32, cubeRound: v128): v128 {
-  const square = wrap32(i64x2.shr_s(i64x2.add(i64x2.extmul_low_i32x4_s(x, x), sqRound), sq), i64x2.shr_s(i64x2.add(i64x2.extmul_high_i32x4_s(x, x), sqRound), sq));
+  const square = wrap32(i64x2.shr_u(i64x2.add(i64x2.extmul_low_i32x4_u(x, x), sqRound), sq), i64x2.shr_u(i64x2.add(i64x2.extmul_high_i32x4_u(x, x), sqRound), sq));
+  if (i32x4.bitmask(square) == 0) {
+    const l = i64x2.shr_u(i64x2.add(i64x2.extmul_low_i32x4_u(square, x), cubeRound), cube);
+    const h = i64x2.shr_u(i64x2.add(i64x2.extmul_high_i32x4_u(square, x), cubeRound), cube);
+    return i64x2.add(l, h);
+  }
   const l = i64x2.shr_s(i64x2.add(i64x2.extmul_low_i32x4_s(square, x), cubeRound), cube);
   const h = i64x2.shr_s(i64x2.add(i64x2.extmul_high_i32x4_s(square, x), cubeRound), cube);
   return i64x2.add(l, h);

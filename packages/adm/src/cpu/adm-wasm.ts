@@ -39,7 +39,7 @@ interface AdmKernels {
   ): void;
 }
 type RegionArgs = [left: number, top: number, right: number, bottom: number];
-type DecoupleArgs = [ref: number, dis: number, restored: number, additive: number, bandBytes: number, stride: number, ...RegionArgs, gain: number, div: number, cosSq: number];
+type DecoupleArgs = [ref: number, dis: number, restored: number, additive: number, bandBytes: number, stride: number, ...RegionArgs, gain: number, integerGain: number, div: number, cosSq: number];
 
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
 export function admKernelsModule(): WebAssembly.Module | undefined {
@@ -208,6 +208,8 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
     const scales = this.result.scales;
     const aimScales = this.aimScales;
     const gain = s.enhancementGainLimit;
+    // an integer gain (1 to 100) boosts in int32 lanes, any other in doubles
+    const integerGain = Number.isInteger(gain) && gain < 65536 ? 1 : 0;
     let w = state.width;
     let h = state.height;
     for (let scale = 0; scale < 4; scale++) {
@@ -230,7 +232,7 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
           denScale = Math.fround(1e-10); // libvmaf's guard against dividing by zero
         } else {
           const filter = regionArgs(filterRegion(w, h));
-          k.decoupleScale0(at.ref16, at.dis16, at.restored16, at.additive16, at.band16, stride, ...filter, gain, at.div, COS_1DEG_SQ);
+          k.decoupleScale0(at.ref16, at.dis16, at.restored16, at.additive16, at.band16, stride, ...filter, gain, integerGain, at.div, COS_1DEG_SQ);
           const score = scoreRegion(w, h);
           const area = (score.bottom - score.top) * (score.right - score.left);
           k.denominatorScale0(at.ref16, at.band16, stride, ...regionArgs(score), scale0RowShift(area), at.out);
@@ -255,7 +257,7 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
         w = halfW;
         h = (h + 1) >> 1;
         const filter = regionArgs(filterRegion(w, h));
-        k.decoupleInt32(at.ref32, at.dis32, at.restored32, at.additive32, at.band32, stride, ...filter, gain, at.div, COS_1DEG_SQ);
+        k.decoupleInt32(at.ref32, at.dis32, at.restored32, at.additive32, at.band32, stride, ...filter, gain, integerGain, at.div, COS_1DEG_SQ);
         const score = scoreRegion(w, h);
         k.denominatorInt32(at.ref32, at.band32, stride, ...regionArgs(score), DEN_SQUARE_SHIFT[scale - 1]!, ceilLog2(score.right - score.left), ceilLog2(score.bottom - score.top), at.out);
         denScale = int32Denominator(out, scale, w, h, this.floatWeights[scale]!, s.noiseWeight);
