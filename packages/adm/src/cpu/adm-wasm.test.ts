@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import { cpuKernels, FeatureCollector, Picture, setCpuKernels, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { seededRandom } from "@vq/core/testing";
+import { admOptions, type AdmOptions } from "../definition.ts";
+import { admFeature } from "../index.ts";
+import { exactness } from "../numerics/exactness.ts";
+import { AdmCpu } from "./adm-cpu.ts";
+import { SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
+import { AdmWasm } from "./adm-wasm.ts";
+import { ADM_KERNELS_WASM } from "./wasm/adm-kernels.wasm.ts";
+
+/**
+ * The WebAssembly SIMD kernels against the TypeScript reference (ADR 0040), every output
+ * (debug on), on inputs the golden pairs do not reach: odd and smallest sizes, 8 to 16
+ * bits, widths where libvmaf's x86 DWT overshoots, full-scale edges and noise (int16
+ * wrap-arounds, sums past 2^52, the reference's BigInt paths), every option that changes
+ * the arithmetic, and each SIMD profile. parity-wasm.test.ts holds the kernels to libvmaf.
+ */
+const module = new WebAssembly.Module(Buffer.from(ADM_KERNELS_WASM, "base64"));
+
+function scores(extractor: FeatureExtractor<PicturePair>, pairs: PicturePair[]): Record<string, number[]> {
+  const collector = new FeatureCollector();
+  extractor.init(pairs[0]!.ref.format);
+  pairs.forEach((pair, i) => extractor.extract(pair, i, collector));
+  extractor.close();
+  const out: Record<string, number[]> = {};
+  for (const name of collector.names()) out[name] = pairs.map((_, i) => collector.get(name, i)!);
+  return out;
+}
+
+function picture(format: PictureFormat, fill: (x: number, y: number) => number): Picture {
+  const p = Picture.allocate(format);
+  const plane = p.planes[0]!;
+  const max = 2 ** format.bitDepth - 1;
+  for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = Math.min(max, Math.max(0, Math.round(fill(x, y))));
+  return p;
+}
+
+function expectSame(options: Partial<AdmOptions>, pairs: PicturePair[], simd: SimdProfile = SIMD_PROFILES.avx512): void {
+  const o = admOptions.resolve({ debug: true, ...options });
+  const wasm = scores(new AdmWasm(o, module, simd), pairs);
+  const reference = scores(new AdmCpu(o, simd), pairs);
+  expect(Object.keys(wasm).length).toBe(18);
+  expect(wasm).toEqual(reference);
+}
+
+/** Structure and noise, a distorted twin, and noise alone: three frames (the DWT's stale tmp bytes carry over). */
+function naturalPairs(format: PictureFormat, seed: number): PicturePair[] {
+  const max = 2 ** format.bitDepth - 1;
+  const random = seededRandom(seed);
+  const ref = picture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
+  const dist = picture(format, (x, y) => max * (0.5 + 0.35 * Math.sin(x / 3 + 0.1) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
+  const noise = picture(format, () => random() * max);
+  return [
+    { ref, dist },
+    { ref: noise, dist: ref },
+    { ref: dist, dist: noise },
+  ];
+}
+
+/** Hard edges between 0 and full scale, and noise: the largest coefficients adm can see. */
+function extremePairs(format: PictureFormat, seed: number): PicturePair[] {
+  const peak = 2 ** format.bitDepth - 1;
+  const random = seededRandom(seed);
+  const checker = picture(format, (x, y) => (((x >> 1) + (y >> 1)) % 2 ? peak : 0));
+  const salt = picture(format, () => (random() < 0.5 ? peak : 0));
+  const blocks = picture(format, (x, y) => (((x >> 2) + (y >> 3)) % 2 ? peak : Math.floor(random() * peak)));
+  const stripes = picture(format, (x) => (x & 1 ? peak : 0));
+  const flat = picture(format, () => peak);
+  return [
+    { ref: checker, dist: salt },
+    { ref: checker, dist: blocks },
+    { ref: salt, dist: checker },
+    { ref: stripes, dist: flat },
+    { ref: flat, dist: stripes },
+    { ref: checker, dist: checker },
+  ];
+}
+
+const sizes: [string, number, number, number][] = [
+  ["odd size 8-bit", 8, 61, 37],
+  ["odd size 10-bit", 10, 45, 53],
+  ["12-bit", 12, 70, 40],
+  ["16-bit (no SIMD vertical pass at scale 0)", 16, 48, 34],
+  ["the smallest adm takes", 8, 33, 33],
+  ["8-bit, scale 0's last column in an AVX-512 chunk (half width 33)", 8, 65, 40],
+  ["10-bit, scale 0's last column in an AVX-512 chunk (half width 65)", 10, 129, 36],
+  ["scale 1's last column in a chunk of 8 (half width 9, 17)", 8, 34, 70],
+  ["wider than the SIMD steps, odd", 8, 203, 47],
+];
+
+describe("AdmWasm (WebAssembly SIMD) against AdmCpu (TypeScript)", () => {
+  for (const [name, bitDepth, width, height] of sizes) {
+    test(`${name}: ${width}x${height}, natural and extreme content`, () => {
+      const format: PictureFormat = { width, height, bitDepth, pixelFormat: "420" };
+      expectSame({}, naturalPairs(format, width * 31 + bitDepth));
+      expectSame({}, extremePairs(format, width + height));
+    });
+  }
+
+  test("every libvmaf build's DWT (C, AVX2, AVX-512) at widths where they differ", () => {
+    for (const [bitDepth, width] of [
+      [8, 65],
+      [8, 66],
+      [10, 129],
+      [12, 34],
+    ] as const) {
+      const format: PictureFormat = { width, height: 38, bitDepth, pixelFormat: "420" };
+      for (const simd of Object.values(SIMD_PROFILES)) expectSame({}, naturalPairs(format, width), simd);
+    }
+  });
+
+  test("options: gain limits (integer and not), CSF modes and viewing conditions, noise weight, skipping AIM or scale 0", () => {
+    const format: PictureFormat = { width: 83, height: 51, bitDepth: 10, pixelFormat: "420" };
+    const pairs = [...naturalPairs(format, 5), ...extremePairs(format, 6).slice(0, 2)];
+    const optionSets: Partial<AdmOptions>[] = [
+      { adm_enhn_gain_limit: 1 },
+      { adm_enhn_gain_limit: 1.2 },
+      { adm_enhn_gain_limit: 37.5 },
+      { adm_csf_mode: 1, adm_csf_scale: 1.3, adm_csf_diag_scale: 0.7 },
+      { adm_csf_mode: 2, adm_dlm_weight: 0.7, adm_enhn_gain_limit: 1, adm_noise_weight: 0.02, adm_min_val: 0.5 },
+      { adm_csf_mode: 3, adm_ref_display_height: 2160, adm_norm_view_dist: 1.5 },
+      { adm_norm_view_dist: 5, adm_ref_display_height: 720 },
+      { adm_noise_weight: 0 },
+      { adm_skip_aim: true },
+      { adm_skip_scale0: true },
+    ];
+    for (const options of optionSets) expectSame(options, pairs);
+  });
+
+  test("a 4K-wide extreme row (masking row sums past 2^52, the reference's BigInt rows)", () => {
+    const format: PictureFormat = { width: 3840, height: 34, bitDepth: 8, pixelFormat: "420" };
+    const before = exactness.rowsInBigInt;
+    expectSame({}, extremePairs(format, 9).slice(0, 2));
+    expect(exactness.rowsInBigInt).toBeGreaterThan(before);
+  });
+
+  test("a plane whose rows are longer than its width (a decoder's stride)", () => {
+    const format: PictureFormat = { width: 40, height: 36, bitDepth: 8, pixelFormat: "420" };
+    const random = seededRandom(3);
+    const ref = picture(format, () => random() * 255);
+    const dist = picture(format, () => random() * 255);
+    const strided = (p: Picture): Picture => {
+      const plane = p.planes[0]!;
+      const data = new Uint8Array(plane.height * 48 + 64);
+      for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * 48);
+      return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride: 48 }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
+    };
+    const o = admOptions.resolve({ debug: true });
+    expect(scores(new AdmWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(scores(new AdmCpu(o), [{ ref, dist }]));
+  });
+});
+
+test("a CPU run's adm (the catalogue's loader) is AdmWasm, or AdmCpu when the TypeScript code is forced", () => {
+  expect(admFeature.cpu(admOptions.resolve())).toBeInstanceOf(cpuKernels() === "ts" ? AdmCpu : AdmWasm);
+  setCpuKernels("ts");
+  try {
+    expect(admFeature.cpu(admOptions.resolve())).toBeInstanceOf(AdmCpu);
+  } finally {
+    setCpuKernels(undefined);
+  }
+});
