@@ -14,7 +14,7 @@ import { admFrameTotals, numDenLimit } from "./frame-totals.ts";
 import { ADM_KERNELS_WASM } from "./wasm/adm-kernels.wasm.ts";
 
 /** The kernels' exports (assembly/adm-kernels.ts); pointers are byte addresses in `memory`, flags 0 or 1. */
-interface AdmKernels {
+export interface AdmKernels {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   dwtScale0(
