@@ -153,8 +153,8 @@ describe("CSF maskers, denominators and contrast masking", () => {
       const masker: MaskerSums = { flt: i32(buffer, fltT, count), centre: i32(buffer, centreT, count) };
       const x = orientations(srcBands.slice(1));
       csfMaskerScale0(x, weights, w, h, stride, masker);
-      expect(i32(buffer, fltW, count)).toEqual(masker.flt);
-      expect(i32(buffer, centreW, count)).toEqual(masker.centre);
+      expect(i32(buffer, fltW, count)).toEqual(i32(buffer, fltT, count));
+      expect(i32(buffer, centreW, count)).toEqual(i32(buffer, centreT, count));
 
       const walk = walkRange(w, h);
       const log2w = ceilLog2(w);
@@ -184,8 +184,8 @@ describe("CSF maskers, denominators and contrast masking", () => {
       const masker: MaskerSums = { flt: i32(buffer, fltT, count), centre: i32(buffer, centreT, count) };
       csfMaskerInt32(orientations(srcBands.slice(1)), weights, w, h, stride, csf, masker);
       expect(bands(i32, buffer, csfW, bandBytes, count, 3)).toEqual(bands(i32, buffer, csfT, bandBytes, count, 3));
-      expect(i32(buffer, fltW, count)).toEqual(masker.flt);
-      expect(i32(buffer, centreW, count)).toEqual(masker.centre);
+      expect(i32(buffer, fltW, count)).toEqual(i32(buffer, fltT, count));
+      expect(i32(buffer, centreW, count)).toEqual(i32(buffer, centreT, count));
 
       const walk = walkRange(w, h);
       for (const scale of [1, 2, 3]) {

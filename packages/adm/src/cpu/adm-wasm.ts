@@ -154,9 +154,9 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
   private readonly settings: AdmSettings;
   private readonly names: string[];
   private readonly debugNames: string[];
-  private readonly floatWeights: [number, number, number][] = [];
-  private readonly q32Weights: [number, number, number][] = [];
-  private readonly scale0Weights: [number, number, number];
+  private floatWeights: [number, number, number][] = [];
+  private q32Weights: [number, number, number][] = [];
+  private scale0Weights: [number, number, number] = [0, 0, 0];
   private readonly aimScales = new Float64Array(4);
   private readonly result: AdmScores = { score: 0, aim: 0, num: 0, den: 0, scales: new Float64Array(8) };
 
@@ -171,16 +171,19 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
     this.names = ADM_FEATURES.map((n) => admFeatureName(n, options));
     this.debugNames = ADM_DEBUG_FEATURES.map((n) => admFeatureName(n, options));
     this.settings = admSettings(options, simd);
+  }
+
+  init(format: PictureFormat): void {
+    admDefinition.checkFormat?.(this.options, format);
+    // here, as AdmCpu: weights without a tabulated viewing condition fail init, not the constructor
+    this.floatWeights = [];
+    this.q32Weights = [];
     for (let scale = 0; scale < 4; scale++) {
       const [hv, diag] = csfFactors(scale, this.settings);
       this.floatWeights.push([hv, hv, diag]);
       this.q32Weights.push(scale === 0 ? [0, 0, 0] : fixedFactorsQ32(scale, this.settings));
     }
     this.scale0Weights = scale0FixedFactors(this.settings);
-  }
-
-  init(format: PictureFormat): void {
-    admDefinition.checkFormat?.(this.options, format);
     const kernels = new WebAssembly.Instance(this.module).exports as unknown as AdmKernels;
     const at = layOut(kernels.heapBase(), format.width, format.height, format.bitDepth);
     reserveMemory(kernels.memory, (at as WasmLayout & { end: number }).end);
