@@ -1,16 +1,18 @@
 /**
  * Microbenchmark: integer adm (and float_adm) on one 1080p frame pair of the golden set
  * (nat_1920x1080, first frame of the reference and of the x264 crf 35 version), on the
- * CPU (one frame pair per iteration) and, where a WebGPU adapter exists, on the GPU (8
+ * CPU (one frame pair per iteration; the TypeScript reference and the WebAssembly SIMD
+ * kernels, ADR 0040) and, where a WebGPU adapter exists, on the GPU (8
  * frames through GpuFrameRunner per iteration, a flush after them: upload, the batch's
  * kernels and readback), then a per-kernel breakdown from GPU timestamps. `bun run bench/index.ts` (or the package's `bench` script).
  */
-import { FeatureCollector, Y4mReader, type Picture } from "@vq/core";
+import { FeatureCollector, kernelsModule, Y4mReader, type Picture } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
 import { GpuFrameRunner, type GpuStage } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { Bench } from "tinybench";
-import { AdmCpu, AdmGpu, admOptions, FloatAdmCpu, floatAdmOptions } from "../src/index.ts";
+import { AdmCpu, AdmGpu, admOptions, AdmWasm, FloatAdmCpu, floatAdmOptions } from "../src/index.ts";
+import { ADM_KERNELS_WASM } from "../src/cpu/wasm/adm-kernels.wasm.ts";
 
 async function firstFrame(path: string): Promise<Picture> {
   const reader = await Y4mReader.open(goldenPath(path));
@@ -34,6 +36,12 @@ if (!process.env.ADM_BENCH_GPU_ONLY) {
   defaults.init(ref.format);
   const v1 = new AdmCpu(v1Options);
   v1.init(ref.format);
+  const module = kernelsModule("adm", ADM_KERNELS_WASM);
+  if (!module) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
+  const defaultsWasm = new AdmWasm(defaultOptions, module);
+  defaultsWasm.init(ref.format);
+  const v1Wasm = new AdmWasm(v1Options, module);
+  v1Wasm.init(ref.format);
   const floatAdm = new FloatAdmCpu(floatAdmOptions.resolve({}));
   floatAdm.init(ref.format);
   let index = 0;
@@ -42,6 +50,12 @@ if (!process.env.ADM_BENCH_GPU_ONLY) {
   });
   bench.add("integer adm cpu (VMAF v1 3d0h options)", () => {
     v1.extract({ ref, dist }, index++, new FeatureCollector());
+  });
+  bench.add("integer adm cpu, WebAssembly SIMD (default options)", () => {
+    defaultsWasm.extract({ ref, dist }, index++, new FeatureCollector());
+  });
+  bench.add("integer adm cpu, WebAssembly SIMD (VMAF v1 3d0h options)", () => {
+    v1Wasm.extract({ ref, dist }, index++, new FeatureCollector());
   });
   bench.add("float_adm cpu (default options)", () => {
     floatAdm.extract({ ref, dist }, index++, new FeatureCollector());
