@@ -23,9 +23,6 @@ const LO01: v128 = i16x8(15826, 27411, 15826, 27411, 15826, 27411, 15826, 27411)
 const LO23: v128 = i16x8(7345, -4240, 7345, -4240, 7345, -4240, 7345, -4240);
 const HI01: v128 = i16x8(-4240, -7345, -4240, -7345, -4240, -7345, -4240, -7345);
 const HI23: v128 = i16x8(27411, -15826, 27411, -15826, 27411, -15826, 27411, -15826);
-// the four taps in the i32 lanes of one vector (x[2j-1 .. 2j+2]), for 64-bit products
-const LO_TAPS: v128 = i32x4(15826, 27411, 7345, -4240);
-const HI_TAPS: v128 = i32x4(-4240, -7345, 27411, -15826);
 
 /** Where the caller may start laying out its buffers. */
 export function heapBase(): usize {
@@ -254,34 +251,65 @@ function edge32(row: usize, k0: i32, k1: i32, k2: i32, k3: i32, low: usize, high
   store<i32>(high, <i32>((-4240 * s0 - 7345 * s1 + 27411 * s2 - 15826 * s3 + round) >> shift));
 }
 
-/** Σ of the four taps of two outputs, each given as its taps x[2j-1 .. 2j+2] in one i32x4, as i64x2 (a's, b's). */
+/** Σ taps * x of four outputs from their taps' lanes (X0 = x[2j-1], X1 = x[2j], X2 = x[2j+1], X3 = x[2j+2]), int32, wrapping. */
 @inline
-function pairSums(a: v128, b: v128, taps: v128): v128 {
-  const pa = i64x2.add(i64x2.extmul_low_i32x4_s(a, taps), i64x2.extmul_high_i32x4_s(a, taps));
-  const pb = i64x2.add(i64x2.extmul_low_i32x4_s(b, taps), i64x2.extmul_high_i32x4_s(b, taps));
-  return i64x2.add(i64x2.shuffle(pa, pb, 0, 2), i64x2.shuffle(pa, pb, 1, 3));
+function taps32(x0: v128, x1: v128, x2: v128, x3: v128, t0: i32, t1: i32, t2: i32, t3: i32): v128 {
+  return i32x4.add(i32x4.add(i32x4.mul(x0, i32x4.splat(t0)), i32x4.mul(x1, i32x4.splat(t1))), i32x4.add(i32x4.mul(x2, i32x4.splat(t2)), i32x4.mul(x3, i32x4.splat(t3))));
 }
 
-/** Scales 1..3's horizontal pass of one int32 temporary row: as horizontal0, in int64 (sums below 2^47), four outputs a step. */
+/**
+ * (Σ taps * x + 2^(s-1)) >> s of four outputs wrapped to int32, in int32 lanes, for s = 15
+ * or 16: with x = xh 2^s + xl (0 <= xl < 2^s), it is Σ taps * xh + ((Σ taps * xl +
+ * 2^(s-1)) >> s), the first sum needed only mod 2^32 (the store wraps) and the second
+ * exact: below 2^31 in magnitude for s = 15 (54822 * 2^15) and for the high-pass taps at
+ * s = 16 (27411 * 2^16 each side); the low-pass taps at s = 16 reach 50582 * 2^16, so that
+ * sum is taken as uint32 after adding 4240 * 2^16 (its negative tap's most), which the
+ * shift turns back into 4240.
+ */
+@inline
+function splitTaps(x0: v128, x1: v128, x2: v128, x3: v128, shift: u32, low: bool): v128 {
+  const mask = i32x4.splat((1 << shift) - 1);
+  const h0 = i32x4.shr_s(x0, shift), h1 = i32x4.shr_s(x1, shift), h2 = i32x4.shr_s(x2, shift), h3 = i32x4.shr_s(x3, shift);
+  const l0 = v128.and(x0, mask), l1 = v128.and(x1, mask), l2 = v128.and(x2, mask), l3 = v128.and(x3, mask);
+  const round = i32x4.splat(1 << (shift - 1));
+  if (low) {
+    const a = taps32(h0, h1, h2, h3, 15826, 27411, 7345, -4240);
+    const b = taps32(l0, l1, l2, l3, 15826, 27411, 7345, -4240);
+    if (shift == 15) return i32x4.add(a, i32x4.shr_s(i32x4.add(b, round), 15));
+    const bias = 4240 << 16;
+    return i32x4.add(a, i32x4.sub(i32x4.shr_u(i32x4.add(b, i32x4.splat(bias + (1 << 15))), 16), i32x4.splat(4240)));
+  }
+  const a = taps32(h0, h1, h2, h3, -4240, -7345, 27411, -15826);
+  const b = taps32(l0, l1, l2, l3, -4240, -7345, 27411, -15826);
+  return i32x4.add(a, i32x4.shr_s(i32x4.add(b, round), shift));
+}
+
+/**
+ * Scales 1..3's horizontal pass of one int32 temporary row: as horizontal0, the first and
+ * last two outputs in int64 (sums below 2^47); the interior four outputs a step, their
+ * taps gathered into four vectors (x[2j-1+2k], x[2j+2k], ...) by shuffles and summed in
+ * split int32 lanes (splitTaps) for libvmaf's shifts of 15 and 16.
+ */
 function horizontal123(row: usize, w: i32, low: usize, high: usize, overshoot: bool, round: i64, shift: u32): void {
   const halfW = (w + 1) >> 1;
   const interiorEnd = halfW - 2;
-  const roundV = i64x2.splat(round);
   edge32(row, 1, 0, 1, 2, low, high, round, shift);
   let j = 1;
-  for (; j + 4 <= interiorEnd; j += 4) {
-    const p = row + (<usize>(2 * j - 1) << 2);
-    const x0 = v128.load(p);
-    const x1 = v128.load(p + 8);
-    const x2 = v128.load(p + 16);
-    const x3 = v128.load(p + 24);
-    const o = <usize>j << 2;
-    const lo01 = i64x2.shr_s(i64x2.add(pairSums(x0, x1, LO_TAPS), roundV), shift);
-    const lo23 = i64x2.shr_s(i64x2.add(pairSums(x2, x3, LO_TAPS), roundV), shift);
-    v128.store(low + o, wrap32(lo01, lo23));
-    const hi01 = i64x2.shr_s(i64x2.add(pairSums(x0, x1, HI_TAPS), roundV), shift);
-    const hi23 = i64x2.shr_s(i64x2.add(pairSums(x2, x3, HI_TAPS), roundV), shift);
-    v128.store(high + o, wrap32(hi01, hi23));
+  if (shift == 15 || shift == 16) {
+    for (; j + 4 <= interiorEnd; j += 4) {
+      const p = row + (<usize>(2 * j - 1) << 2);
+      const a = v128.load(p);
+      const b = v128.load(p, 16);
+      const c = v128.load(p, 8);
+      const d = v128.load(p, 24);
+      const x0 = i32x4.shuffle(a, b, 0, 2, 4, 6);
+      const x1 = i32x4.shuffle(a, b, 1, 3, 5, 7);
+      const x2 = i32x4.shuffle(c, d, 0, 2, 4, 6);
+      const x3 = i32x4.shuffle(c, d, 1, 3, 5, 7);
+      const o = <usize>j << 2;
+      v128.store(low + o, splitTaps(x0, x1, x2, x3, shift, true));
+      v128.store(high + o, splitTaps(x0, x1, x2, x3, shift, false));
+    }
   }
   for (; j < interiorEnd; j++) edge32(row, 2 * j - 1, 2 * j, 2 * j + 1, 2 * j + 2, low + (<usize>j << 2), high + (<usize>j << 2), round, shift);
   let k = halfW - 2;
