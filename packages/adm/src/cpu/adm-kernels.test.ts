@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { seededRandom } from "@vq/core/testing";
 import { filterRegion, scoreRegion } from "../numerics/band-region.ts";
-import { contrastMaskingInt32, contrastMaskingScale0, int32Numerator, scale0Numerator, walkRange, type MaskerSums } from "../numerics/contrast-masking.ts";
+import { contrastMaskingInt32, contrastMaskingScale0, int32Numerator, maskingShifts, scale0Numerator, walkRange, type MaskerSums } from "../numerics/contrast-masking.ts";
 import { csfMaskerInt32, csfMaskerScale0 } from "../numerics/csf-bands.ts";
 import { csfDenominatorInt32, csfDenominatorScale0, DEN_SQUARE_SHIFT, int32Denominator, scale0Denominator, scale0RowShift } from "../numerics/csf-den.ts";
 import { COS_1DEG_SQ, decoupleInt32, decoupleScale0, DivisionTable, type Orientations } from "../numerics/decouple.ts";
@@ -157,8 +157,8 @@ describe("CSF maskers, denominators and contrast masking", () => {
       expect(i32(buffer, centreW, count)).toEqual(i32(buffer, centreT, count));
 
       const walk = walkRange(w, h);
-      const log2w = ceilLog2(w);
-      k.maskingSums(src + bandBytes, bandBytes, 1, fltW, centreW, w, h, stride, walk.rowStart, walk.rowEnd, walk.colStart, walk.colEnd, ...weights, 10, 12, 29, log2w - 4, 30, log2w - 3, ceilLog2(h), out.byteOffset);
+      const m = maskingShifts(0, w);
+      k.maskingSums(src + bandBytes, bandBytes, 1, fltW, centreW, w, h, stride, walk.rowStart, walk.rowEnd, walk.colStart, walk.colEnd, ...weights, m.subHv, m.subD, m.squareHv, m.cubeHv, m.squareD, m.cubeD, ceilLog2(h), out.byteOffset);
       expect(scale0Numerator(out, w, h, 0.03125)).toBe(contrastMaskingScale0(x, masker, weights, { w, h, stride, noiseWeight: 0.03125 }));
     }
     const area = (score.bottom - score.top) * (score.right - score.left);
@@ -189,7 +189,8 @@ describe("CSF maskers, denominators and contrast masking", () => {
 
       const walk = walkRange(w, h);
       for (const scale of [1, 2, 3]) {
-        k.maskingSums(csfW, bandBytes, 0, fltW, centreW, w, h, stride, walk.rowStart, walk.rowEnd, walk.colStart, walk.colEnd, 1, 1, 1, 0, 0, 30, ceilLog2(w), 30, ceilLog2(w), ceilLog2(h), out.byteOffset);
+        const m = maskingShifts(scale, w);
+        k.maskingSums(csfW, bandBytes, 0, fltW, centreW, w, h, stride, walk.rowStart, walk.rowEnd, walk.colStart, walk.colEnd, 1, 1, 1, m.subHv, m.subD, m.squareHv, m.cubeHv, m.squareD, m.cubeD, ceilLog2(h), out.byteOffset);
         expect(int32Numerator(out.subarray(3), scale, w, h, 0.03125)).toBe(contrastMaskingInt32(csf, masker, scale, { w, h, stride, noiseWeight: 0.03125 }));
       }
     }

@@ -1,6 +1,6 @@
 import { kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
 import { filterRegion, scoreRegion, type Region } from "../numerics/band-region.ts";
-import { int32Numerator, scale0Numerator, walkRange } from "../numerics/contrast-masking.ts";
+import { int32Numerator, maskingShifts, scale0Numerator, walkRange } from "../numerics/contrast-masking.ts";
 import { csfFactors, fixedFactorsQ32, scale0FixedFactors } from "../numerics/csf.ts";
 import { DEN_SQUARE_SHIFT, int32Denominator, scale0Denominator, scale0RowShift } from "../numerics/csf-den.ts";
 import { COS_1DEG_SQ, divisionTable } from "../numerics/decouple.ts";
@@ -88,6 +88,8 @@ interface WasmLayout {
   readonly centreAdditive32: number;
   readonly fltRestored32: number;
   readonly centreRestored32: number;
+  /** The first byte after them all. */
+  readonly end: number;
 }
 
 function layOut(base: number, width: number, height: number, bitDepth: number): WasmLayout {
@@ -124,10 +126,8 @@ function layOut(base: number, width: number, height: number, bitDepth: number): 
     centreAdditive32: layout.take(band32),
     fltRestored32: layout.take(band32),
     centreRestored32: layout.take(band32),
-    get end() {
-      return layout.end;
-    },
-  } as WasmLayout & { end: number };
+    end: layout.end, // evaluated last, after every take
+  };
 }
 
 interface WasmState {
@@ -186,7 +186,7 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
     this.scale0Weights = scale0FixedFactors(this.settings);
     const kernels = new WebAssembly.Instance(this.module).exports as unknown as AdmKernels;
     const at = layOut(kernels.heapBase(), format.width, format.height, format.bitDepth);
-    reserveMemory(kernels.memory, (at as WasmLayout & { end: number }).end);
+    reserveMemory(kernels.memory, at.end);
     new Int32Array(kernels.memory.buffer, at.div, 65537).set(divisionTable());
     const out = new Float64Array(kernels.memory.buffer, at.out, 6);
     this.state = { kernels, at, out, width: format.width, height: format.height, bitDepth: format.bitDepth };
@@ -282,15 +282,14 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
     return admFrameTotals(this.result, aimScales, numDenLimit(state.width, state.height));
   }
 
-  /** contrastMaskingScale0 / contrastMaskingInt32's sums into `out` (their shifts: scale 0 Q29/Q30 squares and w-dependent cubes, else Q30 and ceil(log2 w)). */
+  /** contrastMaskingScale0 / contrastMaskingInt32's three int64 sums into `out` (as doubles, then as floats). */
   private masking(k: AdmKernels, src: number, bandBytes: number, shift16: number, flt: number, centre: number, w: number, h: number, stride: number, weights: readonly number[], scale: number): void {
     const walk = walkRange(w, h);
-    const log2w = ceilLog2(w);
-    const [sqHv, cubeHv, sqD, cubeD, subHv, subD] = scale === 0 ? [29, log2w - 4, 30, log2w - 3, 10, 12] : [30, log2w, 30, log2w, 0, 0];
+    const m = maskingShifts(scale, w);
     k.maskingSums(
       src, bandBytes, shift16, flt, centre, w, h, stride,
       walk.rowStart, walk.rowEnd, walk.colStart, walk.colEnd,
-      weights[0]!, weights[1]!, weights[2]!, subHv, subD, sqHv, cubeHv, sqD, cubeD, ceilLog2(h), this.state!.at.out,
+      weights[0]!, weights[1]!, weights[2]!, m.subHv, m.subD, m.squareHv, m.cubeHv, m.squareD, m.cubeD, ceilLog2(h), this.state!.at.out,
     );
   }
 

@@ -321,21 +321,30 @@ function maskedSums(
   return exact && Math.abs(sums[0]!) < EXACT_LIMIT && Math.abs(sums[1]!) < EXACT_LIMIT && Math.abs(sums[2]!) < EXACT_LIMIT;
 }
 
-const SCALE0_SUB_SHIFT = [10, 10, 12];
-const INT32_SUB_SHIFT = [0, 0, 0];
 const UNIT_WEIGHTS = [1, 1, 1];
+
+/**
+ * The shifts of one scale's masking, h and v alike: the squares' (Q29 h/v and Q30 d at
+ * scale 0, Q30 after), the cubes' (from the band width) and the threshold's (<< 10 and
+ * << 12 at scale 0, none after). Shared with the WebAssembly kernels.
+ */
+export function maskingShifts(scale: number, w: number) {
+  const log2w = ceilLog2(w);
+  return scale === 0
+    ? { squareHv: 29, cubeHv: log2w - 4, squareD: 30, cubeD: log2w - 3, subHv: 10, subD: 12 }
+    : { squareHv: 30, cubeHv: log2w, squareD: 30, cubeD: log2w, subHv: 0, subD: 0 };
+}
 
 /** Scale 0: int16 bands, uint16 weights (Q21 h/v, Q23 d). */
 export function contrastMaskingScale0(src: Orientations<Int16Array>, masker: MaskerSums, weights: readonly number[], layout: MaskingLayout): number {
   const { w, h } = layout;
   const sums = new Float64Array(3);
-  const cubeHv = ceilLog2(w) - 4;
-  const cubeD = ceilLog2(w) - 3;
-  const kHv = new CubeShifts(29, cubeHv);
-  const shifts = [kHv, kHv, new CubeShifts(30, cubeD)];
+  const m = maskingShifts(0, w);
+  const kHv = new CubeShifts(m.squareHv, m.cubeHv);
+  const shifts = [kHv, kHv, new CubeShifts(m.squareD, m.cubeD)];
   const rules: Rules = {
     magnitude: (theta, value) => Math.abs(value * weights[theta]!), // int16 * uint16 < 2^31
-    subShift: SCALE0_SUB_SHIFT,
+    subShift: [m.subHv, m.subHv, m.subD],
   };
   if (maskedSums(src, masker, rules, shifts, weights, layout, sums)) return scale0Numerator(sums, w, h, layout.noiseWeight);
   return scale0Numerator(exactSums(src, masker, rules, shifts, layout).map(Number), w, h, layout.noiseWeight);
@@ -347,8 +356,7 @@ export function contrastMaskingScale0(src: Orientations<Int16Array>, masker: Mas
  * Shared by the CPU path and the GPU twin (which reads the sums back).
  */
 export function scale0Numerator(sums: ArrayLike<number>, w: number, h: number, noiseWeight: number): number {
-  const cubeHv = ceilLog2(w) - 4;
-  const cubeD = ceilLog2(w) - 3;
+  const { cubeHv, cubeD } = maskingShifts(0, w);
   const rowShift = ceilLog2(h);
   // int64 to double, exact division by a power of two; uint32 exponents in libvmaf
   const exponents = [(52 - cubeHv - rowShift) >>> 0, (52 - cubeHv - rowShift) >>> 0, (57 - cubeD - rowShift) >>> 0];
@@ -364,9 +372,10 @@ const FINAL_SHIFT = [45, 39, 36];
 export function contrastMaskingInt32(weighted: Orientations<Int32Array>, masker: MaskerSums, scale: number, layout: MaskingLayout): number {
   const { w, h } = layout;
   const sums = new Float64Array(3);
-  const k = new CubeShifts(30, ceilLog2(w));
+  const m = maskingShifts(scale, w);
+  const k = new CubeShifts(m.squareHv, m.cubeHv);
   const shifts = [k, k, k];
-  const rules: Rules = { magnitude: (_theta, value) => absInt32(value), subShift: INT32_SUB_SHIFT };
+  const rules: Rules = { magnitude: (_theta, value) => absInt32(value), subShift: [m.subHv, m.subHv, m.subD] };
   // below 2^53 a double converts to float as the int64 does
   if (maskedSums(weighted, masker, rules, shifts, UNIT_WEIGHTS, layout, sums)) return int32Numerator(Array.from(sums, f), scale, w, h, layout.noiseWeight);
   return int32Numerator(exactSums(weighted, masker, rules, shifts, layout).map(int64ToFloat32), scale, w, h, layout.noiseWeight);
