@@ -4,10 +4,17 @@
 // Built by tools/build-wasm.ts into src/cpu/wasm/vif-kernels.wasm.ts.
 //
 // Memory is laid out by the caller (src/cpu/vif-wasm.ts): pictures are u16 planes with
-// mirrored rows above and below, rows are i32 with VIF_MAX_HALF samples of padding on the
-// left and 16 on the right; every pointer below is a byte address of sample 0. The SIMD
-// loops run in steps of 4 or 8 columns and may read and write up to 7 samples past a row's
-// end (the padding, or slack the caller allocates), never using what they compute there.
+// mirrored rows above and below, rows are u16 (stored biased, as i16) with VIF_MAX_HALF
+// samples of padding on the left and 40 on the right; every pointer below is a byte address
+// of sample 0. The SIMD loops run in steps of 4 or 8 columns and may read and write up to
+// 17 samples past a row's end (the padding, or slack the caller allocates), never using
+// what they compute there.
+//
+// The horizontal passes are 16-bit dot products (i32x4.dot_i16x8_s, one instruction on
+// x86 and Arm): the filters' taps go in pairs (src/numerics/paired-taps.ts) and each step
+// multiplies two adjacent samples by two taps, so a step gives four columns of one parity.
+// The samples are u16 biased to i16 (x - 2^15), which the taps' sum of 2^16 turns into
+// -2^31 on every sum, taken off at the end (the sums wrap in i32 and come out exact).
 
 /** libvmaf's sigma_nsq, 2.0 in 16.16 fixed point. */
 const SIGMA_NSQ: i32 = 65536 << 1;
@@ -55,14 +62,37 @@ export function mirrorPlaneRows(plane: usize, stride: i32, width: i32, height: i
   }
 }
 
-/** Samples -1..-half and width..width-1+half of an i32 row, mirrored. */
-function mirrorRow(row: usize, width: i32, half: i32): void {
-  const last = row + (<usize>(width - 1) << 2);
-  for (let f = 1; f <= half; f++) {
-    const off = <usize>f << 2;
-    store<i32>(row - off, load<i32>(row + off));
-    store<i32>(last + off, load<i32>(last - off));
-  }
+/** The u16 sample x as the i16 x - 2^15 (the dot products below multiply signed 16-bit lanes). */
+const BIAS16: v128 = i16x8.splat(-32768);
+/** Σ f * (x - 2^15) + 2^31 = Σ f * x, the taps summing to 2^16: the bias off a paired sum. */
+const BIAS32: v128 = i32x4.splat(0x80000000);
+
+/*
+ * The vertical pass writes, per row, eight u16 rows (biased to i16) one `rowStep` apart: the
+ * means mu1 and mu2 (below 2^16), then the low and high halves of the second moments
+ * (u32) ref², dis² and ref * dis.
+ */
+const MU1 = 0;
+const MU2 = 1;
+const RR_LO = 2;
+const RR_HI = 3;
+const DD_LO = 4;
+const DD_HI = 5;
+const RD_LO = 6;
+const RD_HI = 7;
+const STAT_ROWS = 8;
+
+/** Eight u32 lanes (two i32x4 below 2^16) as biased u16 lanes. */
+@inline
+function biased16(lo: v128, hi: v128): v128 {
+  return v128.xor(i16x8.narrow_i32x4_u(lo, hi), BIAS16);
+}
+
+/** A u32 moment's low and high halves, eight lanes, to its two biased u16 rows. */
+@inline
+function storeMoment(at: usize, rowStep: usize, lo: v128, hi: v128): void {
+  v128.store(at, biased16(v128.and(lo, LOW16), v128.and(hi, LOW16)));
+  v128.store(at + rowStep, biased16(i32x4.shr_u(lo, 16), i32x4.shr_u(hi, 16)));
 }
 
 /**
@@ -70,7 +100,7 @@ function mirrorRow(row: usize, width: i32, half: i32): void {
  * sums of c * x * y (below 2^16 * 2^16), so every lane is an exact u32; the second
  * moments need no rounding at 8 bits.
  */
-function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize): void {
+function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, rows: usize, rowStep: usize): void {
   const rowBytes = <usize>stride << 1;
   const round = i32x4.splat(muRound);
   for (let j = 0; j < width; j += 8) {
@@ -101,17 +131,12 @@ function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter:
       rdl = i32x4.add(rdl, i32x4.mul(crl, dl));
       rdh = i32x4.add(rdh, i32x4.mul(crh, dh));
     }
-    const q = <usize>j << 2;
-    v128.store(mu1 + q, i32x4.shr_u(i32x4.add(m1l, round), muShift));
-    v128.store(mu1 + q, i32x4.shr_u(i32x4.add(m1h, round), muShift), 16);
-    v128.store(mu2 + q, i32x4.shr_u(i32x4.add(m2l, round), muShift));
-    v128.store(mu2 + q, i32x4.shr_u(i32x4.add(m2h, round), muShift), 16);
-    v128.store(rr + q, rrl);
-    v128.store(rr + q, rrh, 16);
-    v128.store(dd + q, ddl);
-    v128.store(dd + q, ddh, 16);
-    v128.store(rd + q, rdl);
-    v128.store(rd + q, rdh, 16);
+    const at = rows + (<usize>j << 1);
+    v128.store(at + MU1 * rowStep, biased16(i32x4.shr_u(i32x4.add(m1l, round), muShift), i32x4.shr_u(i32x4.add(m1h, round), muShift)));
+    v128.store(at + MU2 * rowStep, biased16(i32x4.shr_u(i32x4.add(m2l, round), muShift), i32x4.shr_u(i32x4.add(m2h, round), muShift)));
+    storeMoment(at + RR_LO * rowStep, rowStep, rrl, rrh);
+    storeMoment(at + DD_LO * rowStep, rowStep, ddl, ddh);
+    storeMoment(at + RD_LO * rowStep, rowStep, rdl, rdh);
   }
 }
 
@@ -121,11 +146,17 @@ function roundNarrow(lo: v128, hi: v128, round: v128, shift: u32): v128 {
   return i32x4.shuffle(i64x2.shr_u(i64x2.add(lo, round), shift), i64x2.shr_u(i64x2.add(hi, round), shift), 0, 2, 4, 6);
 }
 
+/** Four u32 lanes below 2^16 as biased u16 lanes, to the low 8 bytes at `at`. */
+@inline
+function storeBiased4(at: usize, v: v128): void {
+  v128.store64_lane(at, biased16(v, v), 0);
+}
+
 /**
  * Vertical pass for any depth, 4 columns a step: the means stay below 2^32, the sums of
  * c * x * y (below 2^48) are kept in 64-bit lanes and rounded down to 32 bits.
  */
-function verticalWide(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, sqRound: u64, sqShift: u32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize): void {
+function verticalWide(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, sqRound: u64, sqShift: u32, rows: usize, rowStep: usize): void {
   const rowBytes = <usize>stride << 1;
   const round = i32x4.splat(muRound);
   const sqRoundV = i64x2.splat(sqRound);
@@ -148,12 +179,18 @@ function verticalWide(ref: usize, dis: usize, stride: i32, width: i32, filter: u
       rdl = i64x2.add(rdl, i64x2.extmul_low_i32x4_u(cr, d));
       rdh = i64x2.add(rdh, i64x2.extmul_high_i32x4_u(cr, d));
     }
-    const q = <usize>j << 2;
-    v128.store(mu1 + q, i32x4.shr_u(i32x4.add(m1, round), muShift));
-    v128.store(mu2 + q, i32x4.shr_u(i32x4.add(m2, round), muShift));
-    v128.store(rr + q, roundNarrow(rrl, rrh, sqRoundV, sqShift));
-    v128.store(dd + q, roundNarrow(ddl, ddh, sqRoundV, sqShift));
-    v128.store(rd + q, roundNarrow(rdl, rdh, sqRoundV, sqShift));
+    const at = rows + (<usize>j << 1);
+    storeBiased4(at + MU1 * rowStep, i32x4.shr_u(i32x4.add(m1, round), muShift));
+    storeBiased4(at + MU2 * rowStep, i32x4.shr_u(i32x4.add(m2, round), muShift));
+    const rr = roundNarrow(rrl, rrh, sqRoundV, sqShift);
+    const dd = roundNarrow(ddl, ddh, sqRoundV, sqShift);
+    const rd = roundNarrow(rdl, rdh, sqRoundV, sqShift);
+    storeBiased4(at + RR_LO * rowStep, v128.and(rr, LOW16));
+    storeBiased4(at + RR_HI * rowStep, i32x4.shr_u(rr, 16));
+    storeBiased4(at + DD_LO * rowStep, v128.and(dd, LOW16));
+    storeBiased4(at + DD_HI * rowStep, i32x4.shr_u(dd, 16));
+    storeBiased4(at + RD_LO * rowStep, v128.and(rd, LOW16));
+    storeBiased4(at + RD_HI * rowStep, i32x4.shr_u(rd, 16));
   }
 }
 
@@ -164,36 +201,10 @@ function roundedHighProduct(x: v128, y: v128): v128 {
   return i32x4.shuffle(i64x2.add(i64x2.extmul_low_i32x4_u(x, y), half), i64x2.add(i64x2.extmul_high_i32x4_u(x, y), half), 1, 3, 5, 7);
 }
 
-/**
- * (Σ f * x + 2^15) >> 16 of a u32 second moment, folded around the centre, in 32-bit
- * lanes: the low and high 16 bits of x are filtered apart (each sum below 2^32, the taps
- * summing to 2^16) and joined, H + ((L + 2^15) >> 16) being exactly that shift.
- */
+/** A u32 moment from its halves' filtered sums: H + ((L + 2^15) >> 16) is (Σ f * x + 2^15) >> 16. */
 @inline
-function filterMoment(row: usize, q: usize, filter: usize, half: i32): v128 {
-  const centre = v128.load(row + q);
-  const f0 = i32x4.splat(load<i32>(filter + (<usize>half << 2)));
-  let lo = i32x4.mul(f0, v128.and(centre, LOW16));
-  let hi = i32x4.mul(f0, i32x4.shr_u(centre, 16));
-  for (let k = 1; k <= half; k++) {
-    const f = i32x4.splat(load<i32>(filter + (<usize>(half - k) << 2)));
-    const a = v128.load(row + q - (<usize>k << 2));
-    const b = v128.load(row + q + (<usize>k << 2));
-    lo = i32x4.add(lo, i32x4.mul(f, i32x4.add(v128.and(a, LOW16), v128.and(b, LOW16))));
-    hi = i32x4.add(hi, i32x4.mul(f, i32x4.add(i32x4.shr_u(a, 16), i32x4.shr_u(b, 16))));
-  }
-  return i32x4.add(hi, i32x4.shr_u(i32x4.add(lo, i32x4.splat(32768)), 16));
-}
-
-/** Σ f * x of a mean row (x below 2^16, so every sum is below 2^32), folded around the centre. */
-@inline
-function filterMean(row: usize, q: usize, filter: usize, half: i32): v128 {
-  let m = i32x4.mul(i32x4.splat(load<i32>(filter + (<usize>half << 2))), v128.load(row + q));
-  for (let k = 1; k <= half; k++) {
-    const f = i32x4.splat(load<i32>(filter + (<usize>(half - k) << 2)));
-    m = i32x4.add(m, i32x4.mul(f, i32x4.add(v128.load(row + q - (<usize>k << 2)), v128.load(row + q + (<usize>k << 2)))));
-  }
-  return m;
+function joinMoment(lo: v128, hi: v128): v128 {
+  return i32x4.add(v128.xor(hi, BIAS32), i32x4.shr_u(i32x4.add(v128.xor(lo, BIAS32), i32x4.splat(32768)), 16));
 }
 
 /**
@@ -240,57 +251,103 @@ function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, x: v128, log: v
   return i64x2.add(i64x2.shuffle(numTerm, denTerm, 0, 2), i64x2.shuffle(numTerm, denTerm, 1, 3));
 }
 
+// the current row's sums, kept apart from the scale's (statisticColumns adds to them)
+let rowTerms: v128 = i64x2.splat(0); // Σ numerator terms, Σ denominator terms
+let rowLogCount: v128 = i32x4.splat(0); // minus the count, per lane (masks are -1)
+let rowLinearCount: v128 = i32x4.splat(0);
+let rowLinearSum: v128 = i64x2.splat(0);
+
 /**
- * The horizontal pass over one vertically filtered row, four columns a step: sigma1_sq,
- * sigma2_sq (clamped at 0) and sigma12 as int32 like libvmaf's casts, and each sample's
- * log2 terms (where sigma1_sq reaches sigma_nsq) or linear term, added to the scale's sums.
+ * The horizontal pass and the statistics for four columns of one parity (`at`: the first
+ * one's byte address in the mu1 row; `lanes`: their column numbers minus j): each
+ * statistic's filter as paired taps (src/cpu/vif-wasm.ts's pairedTaps), a dot product of
+ * two taps and two adjacent samples per step, in biased i16 (the sums wrap in i32 and come
+ * out exact); then sigma1_sq, sigma2_sq (clamped at 0) and sigma12 as int32 like libvmaf's
+ * casts, and each sample's log2 terms (where sigma1_sq reaches sigma_nsq) or linear term.
  */
-function statisticRow(width: i32, filter: usize, half: i32, mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize, table: usize, gainLimit: f64): void {
+@inline
+function statisticColumns(at: usize, rowStep: usize, pairs: usize, pairCount: i32, remaining: i32, lanes: v128, table: usize, limit: v128): void {
+  let a0 = i32x4.splat(0), a1 = i32x4.splat(0), a2 = i32x4.splat(0), a3 = i32x4.splat(0);
+  let a4 = i32x4.splat(0), a5 = i32x4.splat(0), a6 = i32x4.splat(0), a7 = i32x4.splat(0);
+  for (let e = 0; e < pairCount; e++) {
+    const entry = pairs + (<usize>e << 3);
+    const p = at + <usize>load<i32>(entry);
+    const t = v128.load32_splat(entry + 4);
+    a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v128.load(p), t));
+    a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.load(p + rowStep), t));
+    a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v128.load(p + 2 * rowStep), t));
+    a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v128.load(p + 3 * rowStep), t));
+    a4 = i32x4.add(a4, i32x4.dot_i16x8_s(v128.load(p + 4 * rowStep), t));
+    a5 = i32x4.add(a5, i32x4.dot_i16x8_s(v128.load(p + 5 * rowStep), t));
+    a6 = i32x4.add(a6, i32x4.dot_i16x8_s(v128.load(p + 6 * rowStep), t));
+    a7 = i32x4.add(a7, i32x4.dot_i16x8_s(v128.load(p + 7 * rowStep), t));
+  }
   const nsq = i32x4.splat(SIGMA_NSQ);
   const zero = i32x4.splat(0);
-  const limit = f64x2.splat(gainLimit);
-  const laneIndex = i32x4(0, 1, 2, 3);
-  let terms = i64x2.splat(0); // Σ numerator terms, Σ denominator terms
-  let logCount = i32x4.splat(0); // minus the count, per lane (masks are -1)
-  let linearCount = i32x4.splat(0);
-  let linearSum = i64x2.splat(0);
-  for (let j = 0; j < width; j += 4) {
-    const q = <usize>j << 2;
-    const m1 = filterMean(mu1, q, filter, half);
-    const m2 = filterMean(mu2, q, filter, half);
-    const sigma1Sq = i32x4.sub(filterMoment(rr, q, filter, half), roundedHighProduct(m1, m1));
-    const sigma2Sq = i32x4.max_s(i32x4.sub(filterMoment(dd, q, filter, half), roundedHighProduct(m2, m2)), zero);
-    const sigma12 = i32x4.sub(filterMoment(rd, q, filter, half), roundedHighProduct(m1, m2));
+  const m1 = v128.xor(a0, BIAS32);
+  const m2 = v128.xor(a1, BIAS32);
+  const sigma1Sq = i32x4.sub(joinMoment(a2, a3), roundedHighProduct(m1, m1));
+  const sigma2Sq = i32x4.max_s(i32x4.sub(joinMoment(a4, a5), roundedHighProduct(m2, m2)), zero);
+  const sigma12 = i32x4.sub(joinMoment(a6, a7), roundedHighProduct(m1, m2));
 
-    const valid = i32x4.gt_s(i32x4.splat(width - j), laneIndex);
-    const log = v128.and(i32x4.ge_s(sigma1Sq, nsq), valid);
-    const linear = v128.andnot(valid, log);
-    const num = v128.and(log, v128.and(i32x4.gt_s(sigma12, zero), i32x4.gt_s(sigma2Sq, zero)));
-    const x = i32x4.add(sigma1Sq, nsq); // read as uint32, like libvmaf's log2_32 argument
-    logCount = i32x4.add(logCount, log);
-    linearCount = i32x4.add(linearCount, linear);
-    const linearSigma2 = v128.and(sigma2Sq, linear);
-    linearSum = i64x2.add(linearSum, i64x2.add(i64x2.extend_low_i32x4_u(linearSigma2), i64x2.extend_high_i32x4_u(linearSigma2)));
-    if (!v128.any_true(log)) continue;
-    terms = i64x2.add(terms, logTerms(sigma1Sq, sigma2Sq, sigma12, x, i64x2.extend_low_i32x4_s(log), i64x2.extend_low_i32x4_s(num), table, limit));
-    terms = i64x2.add(terms, logTerms(highHalf(sigma1Sq), highHalf(sigma2Sq), highHalf(sigma12), highHalf(x), i64x2.extend_high_i32x4_s(log), i64x2.extend_high_i32x4_s(num), table, limit));
-  }
-  const logs = -<i64>(i32x4.extract_lane(logCount, 0) + i32x4.extract_lane(logCount, 1) + i32x4.extract_lane(logCount, 2) + i32x4.extract_lane(logCount, 3));
-  numLog += i64x2.extract_lane(terms, 0);
-  denLog += i64x2.extract_lane(terms, 1) - logs * LOG2_SIGMA_NSQ;
-  denNonLog -= <i64>(i32x4.extract_lane(linearCount, 0) + i32x4.extract_lane(linearCount, 1) + i32x4.extract_lane(linearCount, 2) + i32x4.extract_lane(linearCount, 3));
-  nonLog += <u64>(i64x2.extract_lane(linearSum, 0) + i64x2.extract_lane(linearSum, 1));
+  const valid = i32x4.gt_s(i32x4.splat(remaining), lanes);
+  const log = v128.and(i32x4.ge_s(sigma1Sq, nsq), valid);
+  const linear = v128.andnot(valid, log);
+  const num = v128.and(log, v128.and(i32x4.gt_s(sigma12, zero), i32x4.gt_s(sigma2Sq, zero)));
+  const x = i32x4.add(sigma1Sq, nsq); // read as uint32, like libvmaf's log2_32 argument
+  rowLogCount = i32x4.add(rowLogCount, log);
+  rowLinearCount = i32x4.add(rowLinearCount, linear);
+  const linearSigma2 = v128.and(sigma2Sq, linear);
+  rowLinearSum = i64x2.add(rowLinearSum, i64x2.add(i64x2.extend_low_i32x4_u(linearSigma2), i64x2.extend_high_i32x4_u(linearSigma2)));
+  if (!v128.any_true(log)) return;
+  let terms = i64x2.add(rowTerms, logTerms(sigma1Sq, sigma2Sq, sigma12, x, i64x2.extend_low_i32x4_s(log), i64x2.extend_low_i32x4_s(num), table, limit));
+  rowTerms = i64x2.add(terms, logTerms(highHalf(sigma1Sq), highHalf(sigma2Sq), highHalf(sigma12), highHalf(x), i64x2.extend_high_i32x4_s(log), i64x2.extend_high_i32x4_s(num), table, limit));
 }
 
 /**
- * One scale's sums (vif_statistic): per row, the vertical pass (narrow: 8-bit scale 0),
- * the rows' mirrored ends, and the horizontal pass with the statistics. Read the sums
- * back with sum*().
+ * The horizontal pass over one vertically filtered row, eight columns a step: the even
+ * columns, then the odd ones (the sums do not care which order the samples come in).
+ */
+function statisticRow(width: i32, rows: usize, rowStep: usize, pairs: usize, pairCount: i32, table: usize, gainLimit: f64): void {
+  const limit = f64x2.splat(gainLimit);
+  const even = i32x4(0, 2, 4, 6);
+  const odd = i32x4(1, 3, 5, 7);
+  rowTerms = i64x2.splat(0);
+  rowLogCount = i32x4.splat(0);
+  rowLinearCount = i32x4.splat(0);
+  rowLinearSum = i64x2.splat(0);
+  for (let j = 0; j < width; j += 8) {
+    const at = rows + (<usize>j << 1);
+    statisticColumns(at, rowStep, pairs, pairCount, width - j, even, table, limit);
+    statisticColumns(at + 2, rowStep, pairs, pairCount, width - j, odd, table, limit);
+  }
+  const logs = -<i64>(i32x4.extract_lane(rowLogCount, 0) + i32x4.extract_lane(rowLogCount, 1) + i32x4.extract_lane(rowLogCount, 2) + i32x4.extract_lane(rowLogCount, 3));
+  numLog += i64x2.extract_lane(rowTerms, 0);
+  denLog += i64x2.extract_lane(rowTerms, 1) - logs * LOG2_SIGMA_NSQ;
+  denNonLog -= <i64>(i32x4.extract_lane(rowLinearCount, 0) + i32x4.extract_lane(rowLinearCount, 1) + i32x4.extract_lane(rowLinearCount, 2) + i32x4.extract_lane(rowLinearCount, 3));
+  nonLog += <u64>(i64x2.extract_lane(rowLinearSum, 0) + i64x2.extract_lane(rowLinearSum, 1));
+}
+
+/** Samples -1..-half and width..width-1+half of a u16 row, mirrored. */
+function mirrorRow16(row: usize, width: i32, half: i32): void {
+  const last = row + (<usize>(width - 1) << 1);
+  for (let f = 1; f <= half; f++) {
+    const off = <usize>f << 1;
+    store<u16>(row - off, load<u16>(row + off));
+    store<u16>(last + off, load<u16>(last - off));
+  }
+}
+
+/**
+ * One scale's sums (vif_statistic): per row, the vertical pass (narrow: 8-bit scale 0)
+ * into the eight statistic rows at `rows`, `rowStep` bytes apart, their mirrored ends, and
+ * the horizontal pass with the statistics (`pairs`: this filter's paired taps). Read the
+ * sums back with sum*().
  */
 export function statisticScale(
   ref: usize, dis: usize, stride: i32, width: i32, height: i32,
   filter: usize, half: i32, narrow: bool, muRound: u32, muShift: u32, sqRound: u32, sqShift: u32,
-  mu1: usize, mu2: usize, rr: usize, dd: usize, rd: usize,
+  rows: usize, rowStep: usize, pairs: usize, pairCount: i32,
   table: usize, gainLimit: f64,
 ): void {
   numLog = 0;
@@ -301,18 +358,14 @@ export function statisticScale(
   const rowBytes = <usize>stride << 1;
   for (let i = 0; i < height; i++) {
     const top = <usize>(i - half) * rowBytes;
-    if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, mu1, mu2, rr, dd, rd);
-    else verticalWide(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, <u64>sqRound, sqShift, mu1, mu2, rr, dd, rd);
-    mirrorRow(mu1, width, half);
-    mirrorRow(mu2, width, half);
-    mirrorRow(rr, width, half);
-    mirrorRow(dd, width, half);
-    mirrorRow(rd, width, half);
-    statisticRow(width, filter, half, mu1, mu2, rr, dd, rd, table, gainLimit);
+    if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, rows, rowStep);
+    else verticalWide(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, <u64>sqRound, sqShift, rows, rowStep);
+    for (let r = 0; r < STAT_ROWS; r++) mirrorRow16(rows + <usize>r * rowStep, width, half);
+    statisticRow(width, rows, rowStep, pairs, pairCount, table, gainLimit);
   }
 }
 
-/** Vertical pass of one plane's row for decimation: (Σ f * x + round) >> shift, four columns a step. */
+/** Vertical pass of one plane's row for decimation: (Σ f * x + round) >> shift, four columns a step, to a biased u16 row. */
 function decimateColumns(plane: usize, stride: i32, width: i32, filter: usize, half: i32, round: u32, shift: u32, out: usize): void {
   const rowBytes = <usize>stride << 1;
   const roundV = i32x4.splat(round);
@@ -325,28 +378,35 @@ function decimateColumns(plane: usize, stride: i32, width: i32, filter: usize, h
       const off = <usize>k * rowBytes;
       acc = i32x4.add(acc, i32x4.mul(f, i32x4.add(v128.load16x4_u(p - off), v128.load16x4_u(p + off))));
     }
-    v128.store(out + (<usize>j << 2), i32x4.shr_u(i32x4.add(acc, roundV), shift));
+    storeBiased4(out + (<usize>j << 1), i32x4.shr_u(i32x4.add(acc, roundV), shift));
   }
 }
 
-/** Horizontal pass for decimation over every column of a mirrored row, (Σ f * x + 2^15) >> 16, kept on even columns. */
-function decimateRow(row: usize, width: i32, filter: usize, half: i32, tmp: usize, target: usize, toWidth: i32): void {
+/** Horizontal pass for decimation on the even columns of a mirrored biased row, (Σ f * x + 2^15) >> 16, four a step. */
+function decimateRow(row: usize, pairs: usize, pairCount: i32, target: usize, toWidth: i32): void {
   const round = i32x4.splat(32768);
-  for (let j = 0; j < width; j += 4) {
-    const q = <usize>j << 2;
-    v128.store(tmp + q, i32x4.shr_u(i32x4.add(filterMean(row, q, filter, half), round), 16));
+  for (let c = 0; c < toWidth; c += 4) {
+    const at = row + (<usize>c << 2);
+    let acc = i32x4.splat(0);
+    for (let e = 0; e < pairCount; e++) {
+      const entry = pairs + (<usize>e << 3);
+      acc = i32x4.add(acc, i32x4.dot_i16x8_s(v128.load(at + <usize>load<i32>(entry)), v128.load32_splat(entry + 4)));
+    }
+    const v = i32x4.shr_u(i32x4.add(v128.xor(acc, BIAS32), round), 16);
+    v128.store64_lane(target + (<usize>c << 1), i16x8.narrow_i32x4_u(v, v), 0);
   }
-  for (let c = 0; c < toWidth; c++) store<u16>(target + (<usize>c << 1), load<i32>(tmp + (<usize>c << 3)));
 }
 
 /**
  * The next scale of the pyramid (subsample_rd): the kept rows and columns of scale s
- * blurred with scale s+1's filter; then the new plane's rows mirrored for its own filter.
+ * blurred with scale s+1's filter (`pairs`: its paired taps); then the new plane's rows
+ * mirrored for its own filter. The rows it writes past toWidth are the next row's, or
+ * padding, written again afterwards.
  */
 export function decimate(
   fromRef: usize, fromDis: usize, fromStride: i32, width: i32,
   toRef: usize, toDis: usize, toStride: i32, toWidth: i32, toHeight: i32, toPad: i32,
-  filter: usize, half: i32, round: u32, shift: u32, rowA: usize, rowB: usize, tmp: usize,
+  filter: usize, half: i32, round: u32, shift: u32, pairs: usize, pairCount: i32, rowA: usize, rowB: usize,
 ): void {
   const fromRowBytes = <usize>fromStride << 1;
   const toRowBytes = <usize>toStride << 1;
@@ -354,11 +414,11 @@ export function decimate(
     const mid = <usize>(2 * r) * fromRowBytes;
     decimateColumns(fromRef + mid, fromStride, width, filter, half, round, shift, rowA);
     decimateColumns(fromDis + mid, fromStride, width, filter, half, round, shift, rowB);
-    mirrorRow(rowA, width, half);
-    mirrorRow(rowB, width, half);
+    mirrorRow16(rowA, width, half);
+    mirrorRow16(rowB, width, half);
     const target = <usize>r * toRowBytes;
-    decimateRow(rowA, width, filter, half, tmp, toRef + target, toWidth);
-    decimateRow(rowB, width, filter, half, tmp, toDis + target, toWidth);
+    decimateRow(rowA, pairs, pairCount, toRef + target, toWidth);
+    decimateRow(rowB, pairs, pairCount, toDis + target, toWidth);
   }
   mirrorPlaneRows(toRef, toStride, toWidth, toHeight, toPad);
   mirrorPlaneRows(toDis, toStride, toWidth, toHeight, toPad);

@@ -1,6 +1,7 @@
 import { kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
 import { vifDefinition, vifFeatureNames, type VifFeatureNames, type VifOptions } from "../definition.ts";
 import { createLog2Table } from "../numerics/log2-table.ts";
+import { pairedTaps } from "../numerics/paired-taps.ts";
 import { VIF_FILTERS, VIF_FILTER_HALF, VIF_MAX_HALF, VIF_SCALES } from "../numerics/vif-filters.ts";
 import { writeVifScores } from "../numerics/vif-scores.ts";
 import { VIF_KERNELS_WASM } from "./wasm/vif-kernels.wasm.ts";
@@ -18,13 +19,13 @@ interface VifKernels {
   statisticScale(
     ref: number, dis: number, stride: number, width: number, height: number,
     filter: number, half: number, narrow: number, muRound: number, muShift: number, sqRound: number, sqShift: number,
-    mu1: number, mu2: number, rr: number, dd: number, rd: number,
+    rows: number, rowStep: number, pairs: number, pairCount: number,
     table: number, gainLimit: number,
   ): void;
   decimate(
     fromRef: number, fromDis: number, fromStride: number, width: number,
     toRef: number, toDis: number, toStride: number, toWidth: number, toHeight: number, toPad: number,
-    filter: number, half: number, round: number, shift: number, rowA: number, rowB: number, tmp: number,
+    filter: number, half: number, round: number, shift: number, pairs: number, pairCount: number, rowA: number, rowB: number,
   ): void;
 }
 
@@ -35,6 +36,8 @@ export function vifKernelsModule(): WebAssembly.Module | undefined {
 
 /** Samples a SIMD step may read or write past a row's or plane's end. */
 const SLACK = 16;
+/** The statistic rows the vertical pass writes (the kernels' MU1..RD_HI). */
+const STAT_ROWS = 8;
 
 /** A bump layout of 16-byte-aligned buffers in the kernels' memory. */
 class Layout {
@@ -59,7 +62,10 @@ interface WasmState {
   readonly kernels: VifKernels;
   readonly scales: readonly WasmScale[];
   readonly filters: readonly number[];
-  readonly rows: { mu1: number; mu2: number; rr: number; dd: number; rd: number; a: number; b: number; tmp: number };
+  /** Per scale, its filter's paired taps: byte address and count. */
+  readonly pairs: readonly { at: number; count: number }[];
+  /** The eight statistic rows, `rowStep` bytes apart, and decimation's two rows. */
+  readonly rows: { stats: number; rowStep: number; a: number; b: number };
   readonly table: number;
   readonly bitDepth: number;
 }
@@ -85,25 +91,31 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
     const layout = new Layout(kernels.heapBase());
     const table = layout.take(65537 * 2);
     const filters = VIF_FILTERS.map((f) => layout.take(f.length * 4));
+    const tapPairs = VIF_FILTERS.map((f) => pairedTaps(f));
+    const pairs = tapPairs.map((p) => ({ at: layout.take(p.length * 8), count: p.length }));
     const scales: WasmScale[] = [];
     for (let s = 0, w = format.width, h = format.height; s < VIF_SCALES; s++, w >>= 1, h >>= 1) {
       const pad = VIF_FILTER_HALF[s]!;
       const plane = () => layout.take(((h + 2 * pad) * w + SLACK) * 2) + pad * w * 2;
       scales.push({ width: w, height: h, pad, ref: plane(), dis: plane() });
     }
-    const row = () => layout.take((format.width + VIF_MAX_HALF + SLACK) * 4) + VIF_MAX_HALF * 4;
-    const rows = { mu1: row(), mu2: row(), rr: row(), dd: row(), rd: row(), a: row(), b: row(), tmp: row() };
+    // u16 rows: mirrored padding on the left, on the right that and what a step reads past it
+    const rowStep = (format.width + 2 * VIF_MAX_HALF + 2 * SLACK) * 2;
+    const stats = layout.take(STAT_ROWS * rowStep) + VIF_MAX_HALF * 2;
+    const rows = { stats, rowStep, a: layout.take(rowStep) + VIF_MAX_HALF * 2, b: layout.take(rowStep) + VIF_MAX_HALF * 2 };
     reserveMemory(kernels.memory, layout.end);
     const buffer = kernels.memory.buffer;
     new Uint16Array(buffer, table, 65537).set(createLog2Table());
     VIF_FILTERS.forEach((f, s) => new Int32Array(buffer, filters[s]!, f.length).set(f));
-    this.state = { kernels, scales, filters, rows, table, bitDepth: format.bitDepth };
+    // each step: its byte offset, then taps a and b as the low and high i16 of one word
+    tapPairs.forEach((p, s) => new Int32Array(buffer, pairs[s]!.at, p.length * 2).set(p.flatMap(({ offset, a, b }) => [offset * 2, a | (b << 16)])));
+    this.state = { kernels, scales, filters, pairs, rows, table, bitDepth: format.bitDepth };
   }
 
   extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
     const state = this.state;
     if (!state) throw new Error("vif: extract before init");
-    const { kernels, scales, filters, rows, bitDepth } = state;
+    const { kernels, scales, filters, pairs, rows, bitDepth } = state;
     const top = scales[0]!;
     copyPlane(kernels.memory.buffer, frame.ref.planes[0]!, top.ref, top.width);
     copyPlane(kernels.memory.buffer, frame.dist.planes[0]!, top.dis, top.width);
@@ -115,7 +127,7 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
         const from = scales[scale - 1]!;
         // from full-depth samples the vertical pass drops bitDepth bits, from 16-bit means 16
         const shift = scale === 1 ? bitDepth : 16;
-        kernels.decimate(from.ref, from.dis, from.width, from.width, to.ref, to.dis, to.width, to.width, to.height, to.pad, filters[scale]!, to.pad, 2 ** (shift - 1), shift, rows.a, rows.b, rows.tmp);
+        kernels.decimate(from.ref, from.dis, from.width, from.width, to.ref, to.dis, to.width, to.width, to.height, to.pad, filters[scale]!, to.pad, 2 ** (shift - 1), shift, pairs[scale]!.at, pairs[scale]!.count, rows.a, rows.b);
       }
       if (scale === 0 && this.options.vif_skip_scale0) continue;
       // scale 0 brings samples of bitDepth bits to 16-bit means and, above 8 bits, its
@@ -126,7 +138,7 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
       kernels.statisticScale(
         to.ref, to.dis, to.width, to.width, to.height,
         filters[scale]!, to.pad, narrow, 2 ** (muShift - 1), muShift, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift,
-        rows.mu1, rows.mu2, rows.rr, rows.dd, rows.rd,
+        rows.stats, rows.rowStep, pairs[scale]!.at, pairs[scale]!.count,
         state.table, this.options.vif_enhn_gain_limit,
       );
       const numLog = kernels.sumNumLog();
