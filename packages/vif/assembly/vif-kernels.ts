@@ -95,41 +95,66 @@ function storeMoment(at: usize, rowStep: usize, lo: v128, hi: v128): void {
   v128.store(at + rowStep, biased16(i32x4.shr_u(lo, 16), i32x4.shr_u(hi, 16)));
 }
 
+/** Lanes 0-3 of two i16x8 interleaved: a0 b0 a1 b1 a2 b2 a3 b3. */
+@inline
+function interleaveLow(a: v128, b: v128): v128 {
+  return i8x16.shuffle(a, b, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
+}
+
+/** Lanes 4-7 of two i16x8 interleaved. */
+@inline
+function interleaveHigh(a: v128, b: v128): v128 {
+  return i8x16.shuffle(a, b, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+}
+
 /**
- * Vertical pass for 8-bit scale 0, 8 columns a step: c * x fits 32 bits and so do the
- * sums of c * x * y (below 2^16 * 2^16), so every lane is an exact u32; the second
- * moments need no rounding at 8 bits.
+ * Vertical pass for 8-bit scale 0, 8 columns a step, folded around the centre row: the
+ * samples of rows k and taps-1-k (below 2^8) interleaved, one 16-bit dot product gives
+ * f * (x + y) for the means, x² + y² and x * y + x' * y' for the second moments, which
+ * are then multiplied by f. Every sum fits 32 bits (below 2^16 * 2^16), so every lane is
+ * an exact u32; the second moments need no rounding at 8 bits.
  */
-function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, taps: i32, muRound: u32, muShift: u32, rows: usize, rowStep: usize): void {
+function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, half: i32, muRound: u32, muShift: u32, rows: usize, rowStep: usize): void {
   const rowBytes = <usize>stride << 1;
   const round = i32x4.splat(muRound);
+  const zero = i32x4.splat(0);
+  const centre = <usize>half * rowBytes;
   for (let j = 0; j < width; j += 8) {
-    let m1l = i32x4.splat(0), m1h = i32x4.splat(0), m2l = i32x4.splat(0), m2h = i32x4.splat(0);
-    let rrl = i32x4.splat(0), rrh = i32x4.splat(0), ddl = i32x4.splat(0), ddh = i32x4.splat(0);
-    let rdl = i32x4.splat(0), rdh = i32x4.splat(0);
-    let p = <usize>j << 1;
-    for (let k = 0; k < taps; k++, p += rowBytes) {
-      const c = i16x8.splat(<i16>load<i32>(filter + (<usize>k << 2)));
-      const r = v128.load(ref + p);
-      const d = v128.load(dis + p);
-      const crl = i32x4.extmul_low_i16x8_u(c, r);
-      const crh = i32x4.extmul_high_i16x8_u(c, r);
-      const cdl = i32x4.extmul_low_i16x8_u(c, d);
-      const cdh = i32x4.extmul_high_i16x8_u(c, d);
-      const rl = i32x4.extend_low_i16x8_u(r);
-      const rh = i32x4.extend_high_i16x8_u(r);
-      const dl = i32x4.extend_low_i16x8_u(d);
-      const dh = i32x4.extend_high_i16x8_u(d);
-      m1l = i32x4.add(m1l, crl);
-      m1h = i32x4.add(m1h, crh);
-      m2l = i32x4.add(m2l, cdl);
-      m2h = i32x4.add(m2h, cdh);
-      rrl = i32x4.add(rrl, i32x4.mul(crl, rl));
-      rrh = i32x4.add(rrh, i32x4.mul(crh, rh));
-      ddl = i32x4.add(ddl, i32x4.mul(cdl, dl));
-      ddh = i32x4.add(ddh, i32x4.mul(cdh, dh));
-      rdl = i32x4.add(rdl, i32x4.mul(crl, dl));
-      rdh = i32x4.add(rdh, i32x4.mul(crh, dh));
+    const p = <usize>j << 1;
+    // the centre row, paired with zeros
+    const fc = load<i32>(filter + (<usize>half << 2));
+    let tap = i32x4.splat(fc);
+    let r = v128.load(ref + centre + p);
+    let d = v128.load(dis + centre + p);
+    let rl = interleaveLow(r, zero), rh = interleaveHigh(r, zero), dl = interleaveLow(d, zero), dh = interleaveHigh(d, zero);
+    let m1l = i32x4.dot_i16x8_s(rl, tap), m1h = i32x4.dot_i16x8_s(rh, tap);
+    let m2l = i32x4.dot_i16x8_s(dl, tap), m2h = i32x4.dot_i16x8_s(dh, tap);
+    let rrl = i32x4.mul(i32x4.dot_i16x8_s(rl, rl), tap), rrh = i32x4.mul(i32x4.dot_i16x8_s(rh, rh), tap);
+    let ddl = i32x4.mul(i32x4.dot_i16x8_s(dl, dl), tap), ddh = i32x4.mul(i32x4.dot_i16x8_s(dh, dh), tap);
+    let rdl = i32x4.mul(i32x4.dot_i16x8_s(rl, dl), tap), rdh = i32x4.mul(i32x4.dot_i16x8_s(rh, dh), tap);
+    for (let k = 0; k < half; k++) {
+      // the same tap, in both halves of each lane (for the means) and whole (for the moments)
+      const f = load<i32>(filter + (<usize>k << 2));
+      const pair = i32x4.splat(f | (f << 16));
+      tap = i32x4.splat(f);
+      const top = <usize>k * rowBytes + p;
+      const bottom = <usize>(2 * half - k) * rowBytes + p;
+      const rt = v128.load(ref + top), rb = v128.load(ref + bottom);
+      const dt = v128.load(dis + top), db = v128.load(dis + bottom);
+      rl = interleaveLow(rt, rb);
+      rh = interleaveHigh(rt, rb);
+      dl = interleaveLow(dt, db);
+      dh = interleaveHigh(dt, db);
+      m1l = i32x4.add(m1l, i32x4.dot_i16x8_s(rl, pair));
+      m1h = i32x4.add(m1h, i32x4.dot_i16x8_s(rh, pair));
+      m2l = i32x4.add(m2l, i32x4.dot_i16x8_s(dl, pair));
+      m2h = i32x4.add(m2h, i32x4.dot_i16x8_s(dh, pair));
+      rrl = i32x4.add(rrl, i32x4.mul(i32x4.dot_i16x8_s(rl, rl), tap));
+      rrh = i32x4.add(rrh, i32x4.mul(i32x4.dot_i16x8_s(rh, rh), tap));
+      ddl = i32x4.add(ddl, i32x4.mul(i32x4.dot_i16x8_s(dl, dl), tap));
+      ddh = i32x4.add(ddh, i32x4.mul(i32x4.dot_i16x8_s(dh, dh), tap));
+      rdl = i32x4.add(rdl, i32x4.mul(i32x4.dot_i16x8_s(rl, dl), tap));
+      rdh = i32x4.add(rdh, i32x4.mul(i32x4.dot_i16x8_s(rh, dh), tap));
     }
     const at = rows + (<usize>j << 1);
     v128.store(at + MU1 * rowStep, biased16(i32x4.shr_u(i32x4.add(m1l, round), muShift), i32x4.shr_u(i32x4.add(m1h, round), muShift)));
@@ -358,7 +383,7 @@ export function statisticScale(
   const rowBytes = <usize>stride << 1;
   for (let i = 0; i < height; i++) {
     const top = <usize>(i - half) * rowBytes;
-    if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, rows, rowStep);
+    if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, half, muRound, muShift, rows, rowStep);
     else verticalWide(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, <u64>sqRound, sqShift, rows, rowStep);
     for (let r = 0; r < STAT_ROWS; r++) mirrorRow16(rows + <usize>r * rowStep, width, half);
     statisticRow(width, rows, rowStep, pairs, pairCount, table, gainLimit);
