@@ -3,7 +3,8 @@
 // readable specification, and the tests hold the two paths to each other and to libvmaf.
 // Built by tools/build-wasm.ts into src/cpu/wasm/vif-kernels.wasm.ts.
 //
-// Memory is laid out by the caller (src/cpu/vif-wasm.ts): pictures are u16 planes with
+// Memory is laid out by the caller (src/cpu/vif-wasm.ts): pictures are u16 planes (u8 at
+// 8-bit scale 0) with
 // mirrored rows above and below, rows are u16 (stored biased, as i16) with VIF_MAX_HALF
 // samples of padding on the left and 40 on the right; every pointer below is a byte address
 // of sample 0. The SIMD loops run in steps of 4 or 8 columns and may read and write up to
@@ -51,14 +52,15 @@ export function sumNonLogLo(): f64 {
   return <f64>(nonLog & 0xffffffff);
 }
 
-/** Rows -1..-half and height..height-1+half of a u16 plane, mirrored (pad_top_and_bottom). */
-export function mirrorPlaneRows(plane: usize, stride: i32, width: i32, height: i32, half: i32): void {
-  const rowBytes = <usize>stride << 1;
+/** Rows -1..-half and height..height-1+half of a plane, mirrored (pad_top_and_bottom); `wide`: u16 samples, else u8. */
+export function mirrorPlaneRows(plane: usize, stride: i32, width: i32, height: i32, half: i32, wide: bool): void {
+  const sampleShift: usize = wide ? 1 : 0;
+  const rowBytes = <usize>stride << sampleShift;
   const last = plane + <usize>(height - 1) * rowBytes;
   for (let i = 1; i <= half; i++) {
     const off = <usize>i * rowBytes;
-    memory.copy(plane - off, plane + off, <usize>width << 1);
-    memory.copy(last + off, last - off, <usize>width << 1);
+    memory.copy(plane - off, plane + off, <usize>width << sampleShift);
+    memory.copy(last + off, last - off, <usize>width << sampleShift);
   }
 }
 
@@ -108,24 +110,24 @@ function interleaveHigh(a: v128, b: v128): v128 {
 }
 
 /**
- * Vertical pass for 8-bit scale 0, 8 columns a step, folded around the centre row: the
+ * Vertical pass for 8-bit scale 0 (u8 planes), 8 columns a step, folded around the centre row: the
  * samples of rows k and taps-1-k (below 2^8) interleaved, one 16-bit dot product gives
  * f * (x + y) for the means, x² + y² and x * y + x' * y' for the second moments, which
  * are then multiplied by f. Every sum fits 32 bits (below 2^16 * 2^16), so every lane is
  * an exact u32; the second moments need no rounding at 8 bits.
  */
 function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter: usize, half: i32, muRound: u32, muShift: u32, rows: usize, rowStep: usize): void {
-  const rowBytes = <usize>stride << 1;
+  const rowBytes = <usize>stride;
   const round = i32x4.splat(muRound);
   const zero = i32x4.splat(0);
   const centre = <usize>half * rowBytes;
   for (let j = 0; j < width; j += 8) {
-    const p = <usize>j << 1;
+    const p = <usize>j;
     // the centre row, paired with zeros
     const fc = load<i32>(filter + (<usize>half << 2));
     let tap = i32x4.splat(fc);
-    let r = v128.load(ref + centre + p);
-    let d = v128.load(dis + centre + p);
+    let r = v128.load8x8_u(ref + centre + p);
+    let d = v128.load8x8_u(dis + centre + p);
     let rl = interleaveLow(r, zero), rh = interleaveHigh(r, zero), dl = interleaveLow(d, zero), dh = interleaveHigh(d, zero);
     let m1l = i32x4.dot_i16x8_s(rl, tap), m1h = i32x4.dot_i16x8_s(rh, tap);
     let m2l = i32x4.dot_i16x8_s(dl, tap), m2h = i32x4.dot_i16x8_s(dh, tap);
@@ -139,8 +141,8 @@ function verticalNarrow(ref: usize, dis: usize, stride: i32, width: i32, filter:
       tap = i32x4.splat(f);
       const top = <usize>k * rowBytes + p;
       const bottom = <usize>(2 * half - k) * rowBytes + p;
-      const rt = v128.load(ref + top), rb = v128.load(ref + bottom);
-      const dt = v128.load(dis + top), db = v128.load(dis + bottom);
+      const rt = v128.load8x8_u(ref + top), rb = v128.load8x8_u(ref + bottom);
+      const dt = v128.load8x8_u(dis + top), db = v128.load8x8_u(dis + bottom);
       rl = interleaveLow(rt, rb);
       rh = interleaveHigh(rt, rb);
       dl = interleaveLow(dt, db);
@@ -380,7 +382,7 @@ export function statisticScale(
   denNonLog = 0;
   nonLog = 0;
   const taps = 2 * half + 1;
-  const rowBytes = <usize>stride << 1;
+  const rowBytes = <usize>stride << (narrow ? 0 : 1);
   for (let i = 0; i < height; i++) {
     const top = <usize>(i - half) * rowBytes;
     if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, half, muRound, muShift, rows, rowStep);
@@ -404,6 +406,27 @@ function decimateColumns(plane: usize, stride: i32, width: i32, filter: usize, h
       acc = i32x4.add(acc, i32x4.mul(f, i32x4.add(v128.load16x4_u(p - off), v128.load16x4_u(p + off))));
     }
     storeBiased4(out + (<usize>j << 1), i32x4.shr_u(i32x4.add(acc, roundV), shift));
+  }
+}
+
+/** decimateColumns for u8 planes (8-bit scale 0), 8 columns a step: x + y of the folded rows fits 16 bits. */
+function decimateColumns8(plane: usize, stride: i32, width: i32, filter: usize, half: i32, round: u32, shift: u32, out: usize): void {
+  const rowBytes = <usize>stride;
+  const roundV = i32x4.splat(round);
+  const f0 = i16x8.splat(<i16>load<i32>(filter + (<usize>half << 2)));
+  for (let j = 0; j < width; j += 8) {
+    const p = plane + <usize>j;
+    const centre = v128.load8x8_u(p);
+    let lo = i32x4.extmul_low_i16x8_u(f0, centre);
+    let hi = i32x4.extmul_high_i16x8_u(f0, centre);
+    for (let k = 1; k <= half; k++) {
+      const f = i16x8.splat(<i16>load<i32>(filter + (<usize>(half - k) << 2)));
+      const off = <usize>k * rowBytes;
+      const sum = i16x8.add(v128.load8x8_u(p - off), v128.load8x8_u(p + off));
+      lo = i32x4.add(lo, i32x4.extmul_low_i16x8_u(f, sum));
+      hi = i32x4.add(hi, i32x4.extmul_high_i16x8_u(f, sum));
+    }
+    v128.store(out + (<usize>j << 1), biased16(i32x4.shr_u(i32x4.add(lo, roundV), shift), i32x4.shr_u(i32x4.add(hi, roundV), shift)));
   }
 }
 
@@ -431,20 +454,25 @@ function decimateRow(row: usize, pairs: usize, pairCount: i32, target: usize, to
 export function decimate(
   fromRef: usize, fromDis: usize, fromStride: i32, width: i32,
   toRef: usize, toDis: usize, toStride: i32, toWidth: i32, toHeight: i32, toPad: i32,
-  filter: usize, half: i32, round: u32, shift: u32, pairs: usize, pairCount: i32, rowA: usize, rowB: usize,
+  filter: usize, half: i32, round: u32, shift: u32, pairs: usize, pairCount: i32, rowA: usize, rowB: usize, fromNarrow: bool,
 ): void {
-  const fromRowBytes = <usize>fromStride << 1;
+  const fromRowBytes = <usize>fromStride << (fromNarrow ? 0 : 1);
   const toRowBytes = <usize>toStride << 1;
   for (let r = 0; r < toHeight; r++) {
     const mid = <usize>(2 * r) * fromRowBytes;
-    decimateColumns(fromRef + mid, fromStride, width, filter, half, round, shift, rowA);
-    decimateColumns(fromDis + mid, fromStride, width, filter, half, round, shift, rowB);
+    if (fromNarrow) {
+      decimateColumns8(fromRef + mid, fromStride, width, filter, half, round, shift, rowA);
+      decimateColumns8(fromDis + mid, fromStride, width, filter, half, round, shift, rowB);
+    } else {
+      decimateColumns(fromRef + mid, fromStride, width, filter, half, round, shift, rowA);
+      decimateColumns(fromDis + mid, fromStride, width, filter, half, round, shift, rowB);
+    }
     mirrorRow16(rowA, width, half);
     mirrorRow16(rowB, width, half);
     const target = <usize>r * toRowBytes;
     decimateRow(rowA, pairs, pairCount, toRef + target, toWidth);
     decimateRow(rowB, pairs, pairCount, toDis + target, toWidth);
   }
-  mirrorPlaneRows(toRef, toStride, toWidth, toHeight, toPad);
-  mirrorPlaneRows(toDis, toStride, toWidth, toHeight, toPad);
+  mirrorPlaneRows(toRef, toStride, toWidth, toHeight, toPad, true);
+  mirrorPlaneRows(toDis, toStride, toWidth, toHeight, toPad, true);
 }

@@ -15,7 +15,7 @@ interface VifKernels {
   sumDenNonLog(): number;
   sumNonLogHi(): number;
   sumNonLogLo(): number;
-  mirrorPlaneRows(plane: number, stride: number, width: number, height: number, half: number): void;
+  mirrorPlaneRows(plane: number, stride: number, width: number, height: number, half: number, wide: number): void;
   statisticScale(
     ref: number, dis: number, stride: number, width: number, height: number,
     filter: number, half: number, narrow: number, muRound: number, muShift: number, sqRound: number, sqShift: number,
@@ -25,7 +25,7 @@ interface VifKernels {
   decimate(
     fromRef: number, fromDis: number, fromStride: number, width: number,
     toRef: number, toDis: number, toStride: number, toWidth: number, toHeight: number, toPad: number,
-    filter: number, half: number, round: number, shift: number, pairs: number, pairCount: number, rowA: number, rowB: number,
+    filter: number, half: number, round: number, shift: number, pairs: number, pairCount: number, rowA: number, rowB: number, fromNarrow: number,
   ): void;
 }
 
@@ -94,9 +94,12 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
     const tapPairs = VIF_FILTERS.map((f) => pairedTaps(f));
     const pairs = tapPairs.map((p) => ({ at: layout.take(p.length * 8), count: p.length }));
     const scales: WasmScale[] = [];
+    // 8-bit scale 0 stays in bytes (a frame's copy is a plain one, and half the memory traffic)
+    const narrow = format.bitDepth === 8;
     for (let s = 0, w = format.width, h = format.height; s < VIF_SCALES; s++, w >>= 1, h >>= 1) {
       const pad = VIF_FILTER_HALF[s]!;
-      const plane = () => layout.take(((h + 2 * pad) * w + SLACK) * 2) + pad * w * 2;
+      const bytes = s === 0 && narrow ? 1 : 2;
+      const plane = () => layout.take(((h + 2 * pad) * w + SLACK) * bytes) + pad * w * bytes;
       scales.push({ width: w, height: h, pad, ref: plane(), dis: plane() });
     }
     // u16 rows: mirrored padding on the left, on the right that and what a step reads past it
@@ -117,27 +120,27 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
     if (!state) throw new Error("vif: extract before init");
     const { kernels, scales, filters, pairs, rows, bitDepth } = state;
     const top = scales[0]!;
-    copyPlane(kernels.memory.buffer, frame.ref.planes[0]!, top.ref, top.width);
-    copyPlane(kernels.memory.buffer, frame.dist.planes[0]!, top.dis, top.width);
-    kernels.mirrorPlaneRows(top.ref, top.width, top.width, top.height, top.pad);
-    kernels.mirrorPlaneRows(top.dis, top.width, top.width, top.height, top.pad);
+    const narrow = bitDepth === 8;
+    copyPlane(kernels.memory.buffer, frame.ref.planes[0]!, top.ref, top.width, narrow);
+    copyPlane(kernels.memory.buffer, frame.dist.planes[0]!, top.dis, top.width, narrow);
+    kernels.mirrorPlaneRows(top.ref, top.width, top.width, top.height, top.pad, narrow ? 0 : 1);
+    kernels.mirrorPlaneRows(top.dis, top.width, top.width, top.height, top.pad, narrow ? 0 : 1);
     for (let scale = 0; scale < VIF_SCALES; scale++) {
       const to = scales[scale]!;
       if (scale > 0) {
         const from = scales[scale - 1]!;
         // from full-depth samples the vertical pass drops bitDepth bits, from 16-bit means 16
         const shift = scale === 1 ? bitDepth : 16;
-        kernels.decimate(from.ref, from.dis, from.width, from.width, to.ref, to.dis, to.width, to.width, to.height, to.pad, filters[scale]!, to.pad, 2 ** (shift - 1), shift, pairs[scale]!.at, pairs[scale]!.count, rows.a, rows.b);
+        kernels.decimate(from.ref, from.dis, from.width, from.width, to.ref, to.dis, to.width, to.width, to.height, to.pad, filters[scale]!, to.pad, 2 ** (shift - 1), shift, pairs[scale]!.at, pairs[scale]!.count, rows.a, rows.b, scale === 1 && narrow ? 1 : 0);
       }
       if (scale === 0 && this.options.vif_skip_scale0) continue;
       // scale 0 brings samples of bitDepth bits to 16-bit means and, above 8 bits, its
       // squares to 32 bits; later scales round 16 bits off both
       const muShift = scale === 0 ? bitDepth : 16;
       const sqShift = scale === 0 ? (bitDepth - 8) * 2 : 16;
-      const narrow = scale === 0 && bitDepth === 8 ? 1 : 0;
       kernels.statisticScale(
         to.ref, to.dis, to.width, to.width, to.height,
-        filters[scale]!, to.pad, narrow, 2 ** (muShift - 1), muShift, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift,
+        filters[scale]!, to.pad, scale === 0 && narrow ? 1 : 0, 2 ** (muShift - 1), muShift, sqShift === 0 ? 0 : 2 ** (sqShift - 1), sqShift,
         rows.stats, rows.rowStep, pairs[scale]!.at, pairs[scale]!.count,
         state.table, this.options.vif_enhn_gain_limit,
       );
@@ -158,10 +161,10 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
   }
 }
 
-/** A luma plane into a u16 plane of the kernels' memory (typed-array set converts 8-bit samples). */
-function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, stride: number): void {
+/** A luma plane into a plane of the kernels' memory: u8 (`narrow`, 8-bit samples) or u16. */
+function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, stride: number, narrow: boolean): void {
   const { data, width, height } = plane;
-  const view = new Uint16Array(buffer, target, stride * height);
+  const view = narrow ? new Uint8Array(buffer, target, stride * height) : new Uint16Array(buffer, target, stride * height);
   if (plane.stride === width && stride === width) {
     view.set(data.subarray(0, width * height));
     return;
