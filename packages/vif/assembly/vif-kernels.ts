@@ -262,7 +262,7 @@ function highHalf(v: v128): v128 {
  * `log` is set (both masks as i64x2). Adds them to the i64x2 sums.
  */
 @inline
-function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, x: v128, log: v128, num: v128, table: usize, gainLimit: v128): v128 {
+function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, log: v128, num: v128, table: usize, gainLimit: v128): v128 {
   const s1 = f64x2.convert_low_i32x4_s(sigma1Sq);
   const s12 = f64x2.convert_low_i32x4_s(sigma12);
   const g = f64x2.div(s12, f64x2.add(s1, f64x2.splat(GAIN_EPSILON)));
@@ -273,7 +273,9 @@ function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, x: v128, log: v
   const gain = v128.bitselect(gainLimit, g, f64x2.gt(g, gainLimit));
   const numer1Tmp = f64x2.add(f64x2.floor(f64x2.mul(f64x2.mul(gain, gain), s1)), numer1);
   const numTerm = v128.and(i64x2.sub(fixedLog2(numer1Tmp, table), fixedLog2(numer1, table)), num);
-  const denTerm = v128.and(fixedLog2(f64x2.convert_low_i32x4_u(x), table), log);
+  // log2_32's argument sigma_nsq + sigma1_sq, read as uint32: where `log` is set sigma1_sq
+  // is at least sigma_nsq, so the sum of the two as doubles is that uint32 exactly
+  const denTerm = v128.and(fixedLog2(f64x2.add(s1, nsq), table), log);
   // numerator in lane 0 of the pair sum, denominator in lane 1, kept apart by the caller
   return i64x2.add(i64x2.shuffle(numTerm, denTerm, 0, 2), i64x2.shuffle(numTerm, denTerm, 1, 3));
 }
@@ -321,14 +323,13 @@ function statisticColumns(at: usize, rowStep: usize, pairs: usize, pairCount: i3
   const log = v128.and(i32x4.ge_s(sigma1Sq, nsq), valid);
   const linear = v128.andnot(valid, log);
   const num = v128.and(log, v128.and(i32x4.gt_s(sigma12, zero), i32x4.gt_s(sigma2Sq, zero)));
-  const x = i32x4.add(sigma1Sq, nsq); // read as uint32, like libvmaf's log2_32 argument
   rowLogCount = i32x4.add(rowLogCount, log);
   rowLinearCount = i32x4.add(rowLinearCount, linear);
   const linearSigma2 = v128.and(sigma2Sq, linear);
   rowLinearSum = i64x2.add(rowLinearSum, i64x2.add(i64x2.extend_low_i32x4_u(linearSigma2), i64x2.extend_high_i32x4_u(linearSigma2)));
   if (!v128.any_true(log)) return;
-  let terms = i64x2.add(rowTerms, logTerms(sigma1Sq, sigma2Sq, sigma12, x, i64x2.extend_low_i32x4_s(log), i64x2.extend_low_i32x4_s(num), table, limit));
-  rowTerms = i64x2.add(terms, logTerms(highHalf(sigma1Sq), highHalf(sigma2Sq), highHalf(sigma12), highHalf(x), i64x2.extend_high_i32x4_s(log), i64x2.extend_high_i32x4_s(num), table, limit));
+  let terms = i64x2.add(rowTerms, logTerms(sigma1Sq, sigma2Sq, sigma12, i64x2.extend_low_i32x4_s(log), i64x2.extend_low_i32x4_s(num), table, limit));
+  rowTerms = i64x2.add(terms, logTerms(highHalf(sigma1Sq), highHalf(sigma2Sq), highHalf(sigma12), i64x2.extend_high_i32x4_s(log), i64x2.extend_high_i32x4_s(num), table, limit));
 }
 
 /**
