@@ -234,19 +234,38 @@ function joinMoment(lo: v128, hi: v128): v128 {
   return i32x4.add(v128.xor(hi, BIAS32), i32x4.shr_u(i32x4.add(v128.xor(lo, BIAS32), i32x4.splat(32768)), 16));
 }
 
+/** The high words of two f64x2: four doubles' sign, exponent and top 20 mantissa bits. */
+@inline
+function highWords(lo: v128, hi: v128): v128 {
+  return i32x4.shuffle(lo, hi, 1, 3, 5, 7);
+}
+
 /**
- * log2(x) * 2048 from x's top 16 bits (libvmaf's log2_32 / log2_64) for two integers of at
- * least 2^16 held exactly in doubles: the exponent gives the shift k = msb - 15 and the
- * mantissa's top 15 bits, under the leading 1, the table index x >> k. A lane whose value
- * is not such an integer (masked off by the caller) still reads inside the table.
+ * libvmaf's log2_32 / log2_64 (log2(x) * 2048 from x's top 16 bits) splits, for an integer
+ * x of at least 2^16 held exactly in a double, into the shift k = msb - 15 (the exponent)
+ * and table[x >> k] (the mantissa's top 15 bits under the leading 1). These give, from four
+ * such doubles' high words, k where `mask` is set (else 0) and the table index where it is
+ * set (else 1, whose entry is 0).
  */
 @inline
-function fixedLog2(x: v128, table: usize): v128 {
-  const k = i64x2.sub(i64x2.shr_u(x, 52), i64x2.splat(1023 + 15));
-  const index = v128.or(v128.and(i64x2.shr_u(x, 37), i64x2.splat(0x7fff)), i64x2.splat(0x8000));
-  const t0 = <i64>load<u16>(table + (<usize>i64x2.extract_lane(index, 0) << 1));
-  const t1 = <i64>load<u16>(table + (<usize>i64x2.extract_lane(index, 1) << 1));
-  return i64x2.add(i64x2.replace_lane(i64x2.splat(t0), 1, t1), i64x2.shl(k, 11));
+function log2Shift(words: v128, mask: v128): v128 {
+  return v128.and(i32x4.sub(i32x4.shr_u(words, 20), i32x4.splat(1023 + 15)), mask);
+}
+
+@inline
+function log2Index(words: v128, mask: v128): v128 {
+  return v128.bitselect(v128.or(v128.and(i32x4.shr_u(words, 5), i32x4.splat(0x7fff)), i32x4.splat(0x8000)), i32x4.splat(1), mask);
+}
+
+/** Σ table[index] over four lanes. */
+@inline
+function tableSum(index: v128, table: usize): i32 {
+  return (
+    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 0) << 1)) +
+    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 1) << 1)) +
+    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 2) << 1)) +
+    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 3) << 1))
+  );
 }
 
 /** Lanes 2 and 3 of an i32x4 moved to lanes 0 and 1 (WebAssembly converts only the low two to f64x2). */
@@ -256,14 +275,14 @@ function highHalf(v: v128): v128 {
 }
 
 /**
- * Two samples' log2 terms, in f64x2 where the TypeScript reference computes in doubles (the
- * same IEEE operations in the same order): the gain, the numerator's argument and its
- * log2 minus log2(numer1) where `num` is set, and log2(sigma_nsq + sigma1_sq) where
- * `log` is set (both masks as i64x2). Adds them to the i64x2 sums.
+ * Two samples' log2 arguments, in f64x2 where the TypeScript reference computes in doubles
+ * (the same IEEE operations in the same order): the gain, then numer1 (returned) and the
+ * numerator's argument numer1 + gain² * sigma1_sq (in `numer1Tmp`).
  */
+let numer1Tmp: v128 = f64x2.splat(0);
+
 @inline
-function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, log: v128, num: v128, table: usize, gainLimit: v128): v128 {
-  const s1 = f64x2.convert_low_i32x4_s(sigma1Sq);
+function numerators(s1: v128, sigma2Sq: v128, sigma12: v128, gainLimit: v128): v128 {
   const s12 = f64x2.convert_low_i32x4_s(sigma12);
   const g = f64x2.div(s12, f64x2.add(s1, f64x2.splat(GAIN_EPSILON)));
   // svSq is below 2^31 when positive (sigma2_sq is, and g * sigma12 is not negative); numer1 as uint32
@@ -271,17 +290,15 @@ function logTerms(sigma1Sq: v128, sigma2Sq: v128, sigma12: v128, log: v128, num:
   const nsq = f64x2.splat(<f64>SIGMA_NSQ);
   const numer1 = v128.bitselect(f64x2.add(f64x2.trunc(svSq), nsq), nsq, f64x2.gt(svSq, f64x2.splat(0)));
   const gain = v128.bitselect(gainLimit, g, f64x2.gt(g, gainLimit));
-  const numer1Tmp = f64x2.add(f64x2.floor(f64x2.mul(f64x2.mul(gain, gain), s1)), numer1);
-  const numTerm = v128.and(i64x2.sub(fixedLog2(numer1Tmp, table), fixedLog2(numer1, table)), num);
-  // log2_32's argument sigma_nsq + sigma1_sq, read as uint32: where `log` is set sigma1_sq
-  // is at least sigma_nsq, so the sum of the two as doubles is that uint32 exactly
-  const denTerm = v128.and(fixedLog2(f64x2.add(s1, nsq), table), log);
-  // numerator in lane 0 of the pair sum, denominator in lane 1, kept apart by the caller
-  return i64x2.add(i64x2.shuffle(numTerm, denTerm, 0, 2), i64x2.shuffle(numTerm, denTerm, 1, 3));
+  numer1Tmp = f64x2.add(f64x2.floor(f64x2.mul(f64x2.mul(gain, gain), s1)), numer1);
+  return numer1;
 }
 
 // the current row's sums, kept apart from the scale's (statisticColumns adds to them)
-let rowTerms: v128 = i64x2.splat(0); // Σ numerator terms, Σ denominator terms
+let rowNumTable: i32 = 0; // Σ table entries of the numerator terms (numer1Tmp's minus numer1's)
+let rowDenTable: i32 = 0;
+let rowNumShift: v128 = i32x4.splat(0); // Σ shifts k, per lane
+let rowDenShift: v128 = i32x4.splat(0);
 let rowLogCount: v128 = i32x4.splat(0); // minus the count, per lane (masks are -1)
 let rowLinearCount: v128 = i32x4.splat(0);
 let rowLinearSum: v128 = i64x2.splat(0);
@@ -322,14 +339,37 @@ function statisticColumns(at: usize, rowStep: usize, pairs: usize, pairCount: i3
   const valid = i32x4.gt_s(i32x4.splat(remaining), lanes);
   const log = v128.and(i32x4.ge_s(sigma1Sq, nsq), valid);
   const linear = v128.andnot(valid, log);
-  const num = v128.and(log, v128.and(i32x4.gt_s(sigma12, zero), i32x4.gt_s(sigma2Sq, zero)));
   rowLogCount = i32x4.add(rowLogCount, log);
   rowLinearCount = i32x4.add(rowLinearCount, linear);
   const linearSigma2 = v128.and(sigma2Sq, linear);
   rowLinearSum = i64x2.add(rowLinearSum, i64x2.add(i64x2.extend_low_i32x4_u(linearSigma2), i64x2.extend_high_i32x4_u(linearSigma2)));
   if (!v128.any_true(log)) return;
-  let terms = i64x2.add(rowTerms, logTerms(sigma1Sq, sigma2Sq, sigma12, i64x2.extend_low_i32x4_s(log), i64x2.extend_low_i32x4_s(num), table, limit));
-  rowTerms = i64x2.add(terms, logTerms(highHalf(sigma1Sq), highHalf(sigma2Sq), highHalf(sigma12), i64x2.extend_high_i32x4_s(log), i64x2.extend_high_i32x4_s(num), table, limit));
+
+  // log2(sigma_nsq + sigma1_sq) where `log` is set: log2_32's argument, read as uint32; where
+  // `log` is set sigma1_sq is at least sigma_nsq, so the sum as a double is that uint32 exactly
+  const nsqF = f64x2.splat(<f64>SIGMA_NSQ);
+  const s1Low = f64x2.convert_low_i32x4_s(sigma1Sq);
+  const s1High = f64x2.convert_low_i32x4_s(highHalf(sigma1Sq));
+  const denWords = highWords(f64x2.add(s1Low, nsqF), f64x2.add(s1High, nsqF));
+  rowDenShift = i32x4.add(rowDenShift, log2Shift(denWords, log));
+  rowDenTable += tableSum(log2Index(denWords, log), table);
+
+  // log2(numer1Tmp) - log2(numer1) where sigma12 and sigma2_sq are positive too
+  const num = v128.and(log, v128.and(i32x4.gt_s(sigma12, zero), i32x4.gt_s(sigma2Sq, zero)));
+  if (!v128.any_true(num)) return;
+  const numer1Low = numerators(s1Low, sigma2Sq, sigma12, limit);
+  const tmpLow = numer1Tmp;
+  const numer1High = numerators(s1High, highHalf(sigma2Sq), highHalf(sigma12), limit);
+  const tmpWords = highWords(tmpLow, numer1Tmp);
+  const numer1Words = highWords(numer1Low, numer1High);
+  rowNumShift = i32x4.add(rowNumShift, i32x4.sub(log2Shift(tmpWords, num), log2Shift(numer1Words, num)));
+  rowNumTable += tableSum(log2Index(tmpWords, num), table) - tableSum(log2Index(numer1Words, num), table);
+}
+
+/** Σ of an i32x4's lanes. */
+@inline
+function laneSum(v: v128): i32 {
+  return i32x4.extract_lane(v, 0) + i32x4.extract_lane(v, 1) + i32x4.extract_lane(v, 2) + i32x4.extract_lane(v, 3);
 }
 
 /**
@@ -340,7 +380,10 @@ function statisticRow(width: i32, rows: usize, rowStep: usize, pairs: usize, pai
   const limit = f64x2.splat(gainLimit);
   const even = i32x4(0, 2, 4, 6);
   const odd = i32x4(1, 3, 5, 7);
-  rowTerms = i64x2.splat(0);
+  rowNumTable = 0;
+  rowDenTable = 0;
+  rowNumShift = i32x4.splat(0);
+  rowDenShift = i32x4.splat(0);
   rowLogCount = i32x4.splat(0);
   rowLinearCount = i32x4.splat(0);
   rowLinearSum = i64x2.splat(0);
@@ -349,10 +392,10 @@ function statisticRow(width: i32, rows: usize, rowStep: usize, pairs: usize, pai
     statisticColumns(at, rowStep, pairs, pairCount, width - j, even, table, limit);
     statisticColumns(at + 2, rowStep, pairs, pairCount, width - j, odd, table, limit);
   }
-  const logs = -<i64>(i32x4.extract_lane(rowLogCount, 0) + i32x4.extract_lane(rowLogCount, 1) + i32x4.extract_lane(rowLogCount, 2) + i32x4.extract_lane(rowLogCount, 3));
-  numLog += i64x2.extract_lane(rowTerms, 0);
-  denLog += i64x2.extract_lane(rowTerms, 1) - logs * LOG2_SIGMA_NSQ;
-  denNonLog -= <i64>(i32x4.extract_lane(rowLinearCount, 0) + i32x4.extract_lane(rowLinearCount, 1) + i32x4.extract_lane(rowLinearCount, 2) + i32x4.extract_lane(rowLinearCount, 3));
+  const logs = -<i64>laneSum(rowLogCount);
+  numLog += <i64>rowNumTable + (<i64>laneSum(rowNumShift) << 11);
+  denLog += <i64>rowDenTable + (<i64>laneSum(rowDenShift) << 11) - logs * LOG2_SIGMA_NSQ;
+  denNonLog -= <i64>laneSum(rowLinearCount);
   nonLog += <u64>(i64x2.extract_lane(rowLinearSum, 0) + i64x2.extract_lane(rowLinearSum, 1));
 }
 
