@@ -73,3 +73,23 @@ describe("MotionWasm (WebAssembly SIMD) against MotionCpu (TypeScript)", () => {
     }
   });
 });
+
+test("a closed extractor's module instance serves the next one, which scores as a new instance would", () => {
+  const format: PictureFormat = { width: 40, height: 24, bitDepth: 8, pixelFormat: "420" };
+  const pictures = clip(format, 6, (x, y, i, random) => 128 + 100 * Math.sin((x + 3 * i) / 4) * Math.cos(y / 3) + (random() - 0.5) * 20);
+  const o = motionOptions.resolve({ debug: true });
+  const first = new MotionWasm(o, module);
+  first.init(format);
+  const kernels = (first as unknown as { state: { kernels: unknown } }).state.kernels;
+  // scores a different clip, so that what it leaves in the memory differs from a new instance's zeros
+  first.extract({ ref: pictures[5]!, dist: pictures[5]! }, 0, new FeatureCollector());
+  first.extract({ ref: pictures[2]!, dist: pictures[2]! }, 1, new FeatureCollector());
+  first.close();
+  const second = new MotionWasm(o, module);
+  const reused = scores(second, pictures);
+  const third = new MotionWasm(o, module);
+  third.init(format);
+  expect((third as unknown as { state: { kernels: unknown } }).state.kernels).toBe(kernels);
+  third.close();
+  expect(reused).toEqual(scores(new MotionCpu(o), pictures));
+});

@@ -19,6 +19,26 @@ export function motionKernelsModule(): WebAssembly.Module | undefined {
 }
 
 
+/**
+ * Module instances given back by closed extractors, per module, at most SPARE_INSTANCES:
+ * a threaded run starts motion afresh for every span (ADR 0041), and a new instance's
+ * memory (~20 MB at 1080p, zeroed by the system) cost about as much as a frame's motion.
+ * init lays out and overwrites what it uses, so a reused instance scores as a new one.
+ */
+const spareInstances = new WeakMap<WebAssembly.Module, MotionKernels[]>();
+const SPARE_INSTANCES = 2;
+
+/** An instance of the kernels: a spare one, or a new one. */
+function takeInstance(module: WebAssembly.Module): MotionKernels {
+  return spareInstances.get(module)?.pop() ?? (new WebAssembly.Instance(module).exports as unknown as MotionKernels);
+}
+
+function giveBackInstance(module: WebAssembly.Module, kernels: MotionKernels): void {
+  let spare = spareInstances.get(module);
+  if (!spare) spareInstances.set(module, (spare = []));
+  if (spare.length < SPARE_INSTANCES) spare.push(kernels);
+}
+
 interface Columns {
   readonly at: number;
   /** The same plane as a view, for the TypeScript SAD of pictures with samples of 2^15 and above. */
@@ -56,7 +76,8 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
     motionDefinition.checkFormat?.(this.options, format);
     this.bitDepth = format.bitDepth;
     if (this.options.motion_force_zero) return; // every score is 0: nothing to keep
-    const kernels = new WebAssembly.Instance(this.module).exports as unknown as MotionKernels;
+    if (this.state) giveBackInstance(this.module, this.state.kernels);
+    const kernels = takeInstance(this.module);
     const { width, height } = format;
     const align = (n: number) => (n + 15) & ~15;
     let end = align(kernels.heapBase());
@@ -104,6 +125,7 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
   }
 
   close(): void {
+    if (this.state) giveBackInstance(this.module, this.state.kernels);
     this.state = undefined;
   }
 }
