@@ -2,9 +2,9 @@
 // blurColumns and narrow SAD, bit for bit (that file stays the readable specification).
 // Built by tools/build-wasm.ts into src/wasm/motion-kernels.wasm.ts.
 //
-// The caller (src/motion-wasm.ts) lays out memory: a u16 luma plane, i32 column planes,
-// and an i32 row with 2 samples of padding on each side plus slack. Loops run four
-// columns a step and may read or write up to 3 samples past a row's end.
+// The caller (src/motion-wasm.ts) lays out memory: a u16 luma plane (u8 for 8-bit pictures),
+// i32 column planes, and an i32 row with 2 samples of padding on each side plus slack. Loops
+// run four or eight columns a step and may read or write up to 7 samples past a row's end.
 
 const F0: i32 = 3571;
 const F1: i32 = 16004;
@@ -51,6 +51,39 @@ export function blurColumns(luma: usize, stride: i32, width: i32, height: i32, b
   // lanes past the width read the next row's samples (or slack): OR-ing them only makes
   // the check stricter, and the slack is zero
   return i32x4.extract_lane(samples, 0) | i32x4.extract_lane(samples, 1) | i32x4.extract_lane(samples, 2) | i32x4.extract_lane(samples, 3);
+}
+
+/**
+ * blurColumns for 8-bit pictures kept in bytes (the caller's copy is then a plain one),
+ * 8 columns a step: the folded rows' sums stay below 2^9, their products with the taps
+ * below 2^24. Returns the OR of every sample, like blurColumns.
+ */
+export function blurColumns8(luma: usize, stride: i32, width: i32, height: i32, base: i32, out: usize): i32 {
+  const f0 = i16x8.splat(<i16>F0), f1 = i16x8.splat(<i16>F1), f2 = i16x8.splat(<i16>F2), baseV = i32x4.splat(base);
+  let samples = i32x4.splat(0);
+  const rowBytes = <usize>stride;
+  for (let i = 0; i < height; i++) {
+    const r0 = luma + <usize>mirror(i - 2, height) * rowBytes;
+    const r1 = luma + <usize>mirror(i - 1, height) * rowBytes;
+    const r2 = luma + <usize>i * rowBytes;
+    const r3 = luma + <usize>mirror(i + 1, height) * rowBytes;
+    const r4 = luma + <usize>mirror(i + 2, height) * rowBytes;
+    const o = out + ((<usize>i * <usize>width) << 2);
+    for (let j = 0; j < width; j += 8) {
+      const p = <usize>j;
+      const a2 = v128.load8x8_u(r2 + p);
+      samples = v128.or(samples, a2);
+      const s04 = i16x8.add(v128.load8x8_u(r0 + p), v128.load8x8_u(r4 + p));
+      const s13 = i16x8.add(v128.load8x8_u(r1 + p), v128.load8x8_u(r3 + p));
+      const lo = i32x4.add(i32x4.add(i32x4.extmul_low_i16x8_u(f0, s04), i32x4.extmul_low_i16x8_u(f1, s13)), i32x4.extmul_low_i16x8_u(f2, a2));
+      const hi = i32x4.add(i32x4.add(i32x4.extmul_high_i16x8_u(f0, s04), i32x4.extmul_high_i16x8_u(f1, s13)), i32x4.extmul_high_i16x8_u(f2, a2));
+      v128.store(o + (<usize>j << 2), i32x4.add(lo, baseV));
+      v128.store(o + (<usize>j << 2), i32x4.add(hi, baseV), 16);
+    }
+  }
+  // the OR of the 16-bit lanes
+  const both = i32x4.extract_lane(samples, 0) | i32x4.extract_lane(samples, 1) | i32x4.extract_lane(samples, 2) | i32x4.extract_lane(samples, 3);
+  return (both | (both >>> 16)) & 0xffff;
 }
 
 /**

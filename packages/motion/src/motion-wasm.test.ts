@@ -93,3 +93,14 @@ test("a closed extractor's module instance serves the next one, which scores as 
   third.close();
   expect(reused).toEqual(scores(new MotionCpu(o), pictures));
 });
+
+test("8-bit pictures (kept in bytes) take the narrow SAD kernel, full-scale samples too", () => {
+  const format: PictureFormat = { width: 37, height: 21, bitDepth: 8, pixelFormat: "420" };
+  const extractor = new MotionWasm(motionOptions.resolve(), module);
+  extractor.init(format);
+  const collector = new FeatureCollector();
+  clip(format, 2, (x, y, i) => ((x + y + i) & 1 ? 255 : 0)).forEach((p, i) => extractor.extract({ ref: p, dist: p }, i, collector));
+  const entries = (extractor as unknown as { state: { entries: { narrow: boolean }[] } }).state.entries;
+  expect(entries.map((e) => e.narrow)).toEqual([true, true]);
+  extractor.close();
+});

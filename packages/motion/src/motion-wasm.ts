@@ -10,6 +10,7 @@ interface MotionKernels {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   blurColumns(luma: number, stride: number, width: number, height: number, base: number, out: number): number;
+  blurColumns8(luma: number, stride: number, width: number, height: number, base: number, out: number): number;
   sadNarrow(prev: number, cur: number, width: number, height: number, shift: number, row: number): number;
 }
 
@@ -100,9 +101,12 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
       const { kernels, entries } = state;
       const plane = frame.ref.planes[0]!;
       const { width, height } = plane;
-      copyPlane(kernels.memory.buffer, plane, state.luma);
+      const narrow = this.bitDepth === 8;
+      copyPlane(kernels.memory.buffer, plane, state.luma, narrow);
       const cur = entries[state.frames % entries.length]!;
-      const samples = kernels.blurColumns(state.luma, width, width, height, this.bitDepth > 8 ? DEEP_COLUMN_BASE : 0, cur.at);
+      const samples = narrow
+        ? kernels.blurColumns8(state.luma, width, width, height, 0, cur.at)
+        : kernels.blurColumns(state.luma, width, width, height, this.bitDepth > 8 ? DEEP_COLUMN_BASE : 0, cur.at);
       cur.narrow = samples >>> 0 < NARROW_SAMPLE_LIMIT;
       // started after frame 0 (a warm-up, warmUpFrames): no earlier frame yet, a score that is dropped
       if (index >= this.distance && state.frames >= this.distance) {
@@ -130,10 +134,10 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
   }
 }
 
-/** The luma plane into the kernels' u16 plane (typed-array set converts 8-bit samples). */
-function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number): void {
+/** The luma plane into the kernels' plane: u8 (`narrow`, 8-bit samples, a plain copy) or u16. */
+function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, narrow: boolean): void {
   const { data, width, height } = plane;
-  const view = new Uint16Array(buffer, target, width * height);
+  const view = narrow ? new Uint8Array(buffer, target, width * height) : new Uint16Array(buffer, target, width * height);
   if (plane.stride === width) {
     view.set(data.subarray(0, width * height));
     return;
