@@ -304,15 +304,14 @@ let rowLinearCount: v128 = i32x4.splat(0);
 let rowLinearSum: v128 = i64x2.splat(0);
 
 /**
- * The horizontal pass and the statistics for four columns of one parity (`at`: the first
- * one's byte address in the mu1 row; `lanes`: their column numbers minus j): each
- * statistic's filter as paired taps (src/cpu/vif-wasm.ts's pairedTaps), a dot product of
- * two taps and two adjacent samples per step, in biased i16 (the sums wrap in i32 and come
- * out exact); then sigma1_sq, sigma2_sq (clamped at 0) and sigma12 as int32 like libvmaf's
- * casts, and each sample's log2 terms (where sigma1_sq reaches sigma_nsq) or linear term.
+ * The horizontal pass for four columns of one parity (`at`: the first one's byte address in
+ * the mu1 row): each statistic's filter as paired taps (src/numerics/paired-taps.ts), a dot
+ * product of two taps and two adjacent samples per step, in biased i16 (the sums wrap in
+ * i32 and come out exact); then sigma1_sq, sigma2_sq (clamped at 0) and sigma12 as int32
+ * like libvmaf's casts, stored at `out` in the three sigma rows, `sigmaStep` bytes apart.
  */
 @inline
-function statisticColumns(at: usize, rowStep: usize, pairs: usize, pairCount: i32, remaining: i32, lanes: v128, table: usize, limit: v128): void {
+function horizontalColumns(at: usize, rowStep: usize, pairs: usize, pairCount: i32, out: usize, sigmaStep: usize): void {
   let a0 = i32x4.splat(0), a1 = i32x4.splat(0), a2 = i32x4.splat(0), a3 = i32x4.splat(0);
   let a4 = i32x4.splat(0), a5 = i32x4.splat(0), a6 = i32x4.splat(0), a7 = i32x4.splat(0);
   for (let e = 0; e < pairCount; e++) {
@@ -328,14 +327,27 @@ function statisticColumns(at: usize, rowStep: usize, pairs: usize, pairCount: i3
     a6 = i32x4.add(a6, i32x4.dot_i16x8_s(v128.load(p + 6 * rowStep), t));
     a7 = i32x4.add(a7, i32x4.dot_i16x8_s(v128.load(p + 7 * rowStep), t));
   }
-  const nsq = i32x4.splat(SIGMA_NSQ);
-  const zero = i32x4.splat(0);
   const m1 = v128.xor(a0, BIAS32);
   const m2 = v128.xor(a1, BIAS32);
-  const sigma1Sq = i32x4.sub(joinMoment(a2, a3), roundedHighProduct(m1, m1));
-  const sigma2Sq = i32x4.max_s(i32x4.sub(joinMoment(a4, a5), roundedHighProduct(m2, m2)), zero);
-  const sigma12 = i32x4.sub(joinMoment(a6, a7), roundedHighProduct(m1, m2));
+  v128.store(out, i32x4.sub(joinMoment(a2, a3), roundedHighProduct(m1, m1)));
+  v128.store(out + sigmaStep, i32x4.max_s(i32x4.sub(joinMoment(a4, a5), roundedHighProduct(m2, m2)), i32x4.splat(0)));
+  v128.store(out + 2 * sigmaStep, i32x4.sub(joinMoment(a6, a7), roundedHighProduct(m1, m2)));
+}
 
+/**
+ * Four columns' terms from their sigmas (`lanes`: their column numbers minus the step's
+ * first, `remaining`: the columns from there to the row's end): each sample's log2 terms
+ * (where sigma1_sq reaches sigma_nsq) or linear term. A loop of its own, apart from the
+ * horizontal pass, so that the terms' long chains of dependent operations (a division,
+ * roundings, table reads) of one step overlap the next step's.
+ */
+@inline
+function termColumns(at: usize, sigmaStep: usize, remaining: i32, lanes: v128, table: usize, limit: v128): void {
+  const sigma1Sq = v128.load(at);
+  const sigma2Sq = v128.load(at + sigmaStep);
+  const sigma12 = v128.load(at + 2 * sigmaStep);
+  const nsq = i32x4.splat(SIGMA_NSQ);
+  const zero = i32x4.splat(0);
   const valid = i32x4.gt_s(i32x4.splat(remaining), lanes);
   const log = v128.and(i32x4.ge_s(sigma1Sq, nsq), valid);
   const linear = v128.andnot(valid, log);
@@ -373,10 +385,17 @@ function laneSum(v: v128): i32 {
 }
 
 /**
- * The horizontal pass over one vertically filtered row, eight columns a step: the even
- * columns, then the odd ones (the sums do not care which order the samples come in).
+ * The horizontal pass over one vertically filtered row, eight columns a step (the even
+ * columns, then the odd ones: the sums do not care which order the samples come in), into
+ * the sigma rows at `sigmas`; then the row's terms.
  */
-function statisticRow(width: i32, rows: usize, rowStep: usize, pairs: usize, pairCount: i32, table: usize, gainLimit: f64): void {
+function statisticRow(width: i32, rows: usize, rowStep: usize, pairs: usize, pairCount: i32, sigmas: usize, sigmaStep: usize, table: usize, gainLimit: f64): void {
+  for (let j = 0; j < width; j += 8) {
+    const at = rows + (<usize>j << 1);
+    const out = sigmas + (<usize>j << 2);
+    horizontalColumns(at, rowStep, pairs, pairCount, out, sigmaStep);
+    horizontalColumns(at + 2, rowStep, pairs, pairCount, out + 16, sigmaStep);
+  }
   const limit = f64x2.splat(gainLimit);
   const even = i32x4(0, 2, 4, 6);
   const odd = i32x4(1, 3, 5, 7);
@@ -388,9 +407,9 @@ function statisticRow(width: i32, rows: usize, rowStep: usize, pairs: usize, pai
   rowLinearCount = i32x4.splat(0);
   rowLinearSum = i64x2.splat(0);
   for (let j = 0; j < width; j += 8) {
-    const at = rows + (<usize>j << 1);
-    statisticColumns(at, rowStep, pairs, pairCount, width - j, even, table, limit);
-    statisticColumns(at + 2, rowStep, pairs, pairCount, width - j, odd, table, limit);
+    const at = sigmas + (<usize>j << 2);
+    termColumns(at, sigmaStep, width - j, even, table, limit);
+    termColumns(at + 16, sigmaStep, width - j, odd, table, limit);
   }
   const logs = -<i64>laneSum(rowLogCount);
   numLog += <i64>rowNumTable + (<i64>laneSum(rowNumShift) << 11);
@@ -432,7 +451,7 @@ export function statisticScale(
     if (narrow) verticalNarrow(ref + top, dis + top, stride, width, filter, half, muRound, muShift, rows, rowStep);
     else verticalWide(ref + top, dis + top, stride, width, filter, taps, muRound, muShift, <u64>sqRound, sqShift, rows, rowStep);
     for (let r = 0; r < STAT_ROWS; r++) mirrorRow16(rows + <usize>r * rowStep, width, half);
-    statisticRow(width, rows, rowStep, pairs, pairCount, table, gainLimit);
+    statisticRow(width, rows, rowStep, pairs, pairCount, rows + STAT_ROWS * rowStep, rowStep << 1, table, gainLimit);
   }
 }
 

@@ -104,7 +104,8 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
     }
     // u16 rows: mirrored padding on the left, on the right that and what a step reads past it
     const rowStep = (format.width + 2 * VIF_MAX_HALF + 2 * SLACK) * 2;
-    const stats = layout.take(STAT_ROWS * rowStep) + VIF_MAX_HALF * 2;
+    // then sigma1_sq, sigma2_sq and sigma12 of a row, i32 rows two steps apart, from there on
+    const stats = layout.take((STAT_ROWS + 6) * rowStep) + VIF_MAX_HALF * 2;
     const rows = { stats, rowStep, a: layout.take(rowStep) + VIF_MAX_HALF * 2, b: layout.take(rowStep) + VIF_MAX_HALF * 2 };
     reserveMemory(kernels.memory, layout.end);
     const buffer = kernels.memory.buffer;
