@@ -244,8 +244,8 @@ function highWords(lo: v128, hi: v128): v128 {
  * libvmaf's log2_32 / log2_64 (log2(x) * 2048 from x's top 16 bits) splits, for an integer
  * x of at least 2^16 held exactly in a double, into the shift k = msb - 15 (the exponent)
  * and table[x >> k] (the mantissa's top 15 bits under the leading 1). These give, from four
- * such doubles' high words, k where `mask` is set (else 0) and the table index where it is
- * set (else 1, whose entry is 0).
+ * such doubles' high words, k where `mask` is set (else 0) and the table entry's byte offset
+ * where it is set (else that of entry 1, which is 0).
  */
 @inline
 function log2Shift(words: v128, mask: v128): v128 {
@@ -254,17 +254,19 @@ function log2Shift(words: v128, mask: v128): v128 {
 
 @inline
 function log2Index(words: v128, mask: v128): v128 {
-  return v128.bitselect(v128.or(v128.and(i32x4.shr_u(words, 5), i32x4.splat(0x7fff)), i32x4.splat(0x8000)), i32x4.splat(1), mask);
+  return v128.bitselect(v128.or(v128.and(i32x4.shr_u(words, 4), i32x4.splat(0x7fff << 1)), i32x4.splat(0x8000 << 1)), i32x4.splat(2), mask);
 }
 
-/** Σ table[index] over four lanes. */
+/** Σ table[index] over four lanes (`index` as byte offsets, two i64 lanes read as scalars and split). */
 @inline
 function tableSum(index: v128, table: usize): i32 {
+  const a = i64x2.extract_lane(index, 0);
+  const b = i64x2.extract_lane(index, 1);
   return (
-    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 0) << 1)) +
-    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 1) << 1)) +
-    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 2) << 1)) +
-    <i32>load<u16>(table + (<usize>i32x4.extract_lane(index, 3) << 1))
+    <i32>load<u16>(table + <usize>(<u32>a)) +
+    <i32>load<u16>(table + <usize>(<u32>(a >>> 32))) +
+    <i32>load<u16>(table + <usize>(<u32>b)) +
+    <i32>load<u16>(table + <usize>(<u32>(b >>> 32)))
   );
 }
 
