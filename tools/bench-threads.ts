@@ -1,10 +1,10 @@
 // --threads on the CPU: frames/s with 1 and N threads and the scaling against linear
 // (adr/0041-threads-read-their-frames.md). Y4M or raw YUV files, as given, or `--synthetic N`:
-// tools/synthetic-y4m.ts's 1080p pair of N frames, written once to /dev/shm (or the temporary
-// folder), so that a bare device machine needs nothing else.
+// tools/synthetic-y4m.ts's 1080p pair of N frames, written once to /dev/shm (the temporary
+// folder when /dev/shm lacks room), so that a bare device machine needs nothing else.
 //   bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2,16] [--frames N] [--repeat N] [-- [-n] [--feature NAME ...]]
-//   bun tools/bench-threads.ts --synthetic 1200 [--threads 1,8,16] [-- ...]
-import { existsSync } from "node:fs";
+//   bun tools/bench-threads.ts --synthetic 960 [--threads 1,8,16] [-- ...]
+import { existsSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { score } from "@vq/score";
 import { benchArgs } from "./bench-args.ts";
@@ -15,7 +15,14 @@ const usage = "usage: bun tools/bench-threads.ts (REF.y4m DIST.y4m | --synthetic
 const argv = process.argv.slice(2);
 const synthetic = argv[0] === "--synthetic" ? Number(argv[1]) : undefined;
 if (synthetic !== undefined && !(synthetic > 0)) throw new Error(usage);
-const { reference, distorted } = synthetic ? syntheticPair(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), synthetic) : { reference: argv[0], distorted: argv[1] };
+/** /dev/shm when it has room for the pair (a container's may be small), else the temporary folder. */
+function syntheticDir(frames: number): string {
+  const bytes = 2 * frames * (1920 * 1080 * 1.5 + 6);
+  if (!existsSync("/dev/shm")) return tmpdir();
+  const { bavail, bsize } = statfsSync("/dev/shm");
+  return bavail * bsize > 1.1 * bytes ? "/dev/shm" : tmpdir();
+}
+const { reference, distorted } = synthetic ? syntheticPair(syntheticDir(synthetic), synthetic) : { reference: argv[0], distorted: argv[1] };
 if (!reference || !distorted) throw new Error(usage);
 const { get, extra } = benchArgs(argv.slice(2));
 const threadCounts = get("--threads", "1,2").split(",").map(Number);
