@@ -1,5 +1,7 @@
 /** Test support shared by the packages' tests (`@vq/core/testing`). */
 
+import { FeatureCollector } from "./extraction/feature-collector.ts";
+import type { FeatureExtractor, PicturePair } from "./extraction/extractor.ts";
 import { Picture, type PictureFormat } from "./picture.ts";
 import type { VideoReader } from "./readers/video-reader.ts";
 import { Y4mReader } from "./readers/y4m-reader.ts";
@@ -80,4 +82,28 @@ export function numpyStatistics(values: readonly number[]): { median: number; st
     p5: percentile(5),
     p95: percentile(95),
   };
+}
+
+/** Each key's score per frame that `extractor` writes for `pairs` (init, every frame, flush, close): a kernel and its reference compared. */
+export function extractedScores(extractor: FeatureExtractor<PicturePair>, pairs: readonly PicturePair[]): Record<string, number[]> {
+  const collector = new FeatureCollector();
+  const synchronous = (r: unknown) => {
+    if (r instanceof Promise) throw new Error("extractedScores: the extractor's init or flush is asynchronous");
+  };
+  synchronous(extractor.init(pairs[0]!.ref.format));
+  pairs.forEach((pair, i) => extractor.extract(pair, i, collector));
+  synchronous(extractor.flush(collector));
+  extractor.close();
+  const out: Record<string, number[]> = {};
+  for (const name of collector.names()) out[name] = pairs.map((_, i) => collector.get(name, i)!);
+  return out;
+}
+
+/** A picture whose luma is `fill(x, y)`, rounded and clamped to its bit depth (chroma zero). */
+export function lumaPicture(format: PictureFormat, fill: (x: number, y: number) => number): Picture {
+  const p = Picture.allocate(format);
+  const plane = p.planes[0]!;
+  const max = 2 ** format.bitDepth - 1;
+  for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = Math.min(max, Math.max(0, Math.round(fill(x, y))));
+  return p;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FeatureCollector, Picture, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
-import { seededRandom } from "@vq/core/testing";
+import { FeatureCollector, Picture, type PictureFormat } from "@vq/core";
+import { extractedScores, seededRandom } from "@vq/core/testing";
 import { motionOptions, type MotionOptions } from "./definition.ts";
 import { MotionCpu } from "./motion-cpu.ts";
 import { MotionWasm } from "./motion-wasm.ts";
@@ -14,16 +14,6 @@ import { MOTION_KERNELS_WASM } from "./wasm/motion-kernels.wasm.ts";
  */
 const module = new WebAssembly.Module(Buffer.from(MOTION_KERNELS_WASM, "base64"));
 
-function scores(extractor: FeatureExtractor<PicturePair>, pictures: Picture[]): Record<string, number[]> {
-  const collector = new FeatureCollector();
-  extractor.init(pictures[0]!.format);
-  pictures.forEach((p, i) => extractor.extract({ ref: p, dist: p }, i, collector));
-  extractor.flush(collector);
-  extractor.close();
-  const out: Record<string, number[]> = {};
-  for (const name of collector.names()) out[name] = pictures.map((_, i) => collector.get(name, i)!);
-  return out;
-}
 
 function clip(format: PictureFormat, frames: number, sample: (x: number, y: number, i: number, random: () => number) => number): Picture[] {
   const random = seededRandom(format.width * 7 + format.bitDepth);
@@ -38,8 +28,9 @@ function clip(format: PictureFormat, frames: number, sample: (x: number, y: numb
 
 function expectSame(pictures: Picture[], options: Partial<MotionOptions> = {}): void {
   const o = motionOptions.resolve(options);
-  const wasm = scores(new MotionWasm(o, module), pictures);
-  const reference = scores(new MotionCpu(o), pictures);
+  const pairs = pictures.map((p) => ({ ref: p, dist: p }));
+  const wasm = extractedScores(new MotionWasm(o, module), pairs);
+  const reference = extractedScores(new MotionCpu(o), pairs);
   expect(Object.keys(wasm).length).toBeGreaterThan(0);
   expect(wasm.integer_motion2?.some((v) => v > 0) ?? true).toBe(true);
   expect(wasm).toEqual(reference);
@@ -86,12 +77,12 @@ test("a closed extractor's module instance serves the next one, which scores as 
   first.extract({ ref: pictures[2]!, dist: pictures[2]! }, 1, new FeatureCollector());
   first.close();
   const second = new MotionWasm(o, module);
-  const reused = scores(second, pictures);
+  const reused = extractedScores(second, pictures.map((p) => ({ ref: p, dist: p })));
   const third = new MotionWasm(o, module);
   third.init(format);
   expect((third as unknown as { state: { kernels: unknown } }).state.kernels).toBe(kernels);
   third.close();
-  expect(reused).toEqual(scores(new MotionCpu(o), pictures));
+  expect(reused).toEqual(extractedScores(new MotionCpu(o), pictures.map((p) => ({ ref: p, dist: p }))));
 });
 
 test("8-bit pictures (kept in bytes) take the narrow SAD kernel, full-scale samples too", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { cpuKernels, FeatureCollector, Picture, setCpuKernels, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
-import { seededRandom } from "@vq/core/testing";
+import { cpuKernels, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
+import { extractedScores, lumaPicture, seededRandom } from "@vq/core/testing";
 import { admOptions, type AdmOptions } from "../definition.ts";
 import { admFeature } from "../index.ts";
 import { exactness } from "../numerics/exactness.ts";
@@ -18,28 +18,12 @@ import { ADM_KERNELS_WASM } from "./wasm/adm-kernels.wasm.ts";
  */
 const module = new WebAssembly.Module(Buffer.from(ADM_KERNELS_WASM, "base64"));
 
-function scores(extractor: FeatureExtractor<PicturePair>, pairs: PicturePair[]): Record<string, number[]> {
-  const collector = new FeatureCollector();
-  extractor.init(pairs[0]!.ref.format);
-  pairs.forEach((pair, i) => extractor.extract(pair, i, collector));
-  extractor.close();
-  const out: Record<string, number[]> = {};
-  for (const name of collector.names()) out[name] = pairs.map((_, i) => collector.get(name, i)!);
-  return out;
-}
 
-function picture(format: PictureFormat, fill: (x: number, y: number) => number): Picture {
-  const p = Picture.allocate(format);
-  const plane = p.planes[0]!;
-  const max = 2 ** format.bitDepth - 1;
-  for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = Math.min(max, Math.max(0, Math.round(fill(x, y))));
-  return p;
-}
 
 function expectSame(options: Partial<AdmOptions>, pairs: PicturePair[], simd: SimdProfile = SIMD_PROFILES.avx512): void {
   const o = admOptions.resolve({ debug: true, ...options });
-  const wasm = scores(new AdmWasm(o, module, simd), pairs);
-  const reference = scores(new AdmCpu(o, simd), pairs);
+  const wasm = extractedScores(new AdmWasm(o, module, simd), pairs);
+  const reference = extractedScores(new AdmCpu(o, simd), pairs);
   expect(Object.keys(wasm).length).toBe(18);
   expect(wasm).toEqual(reference);
 }
@@ -48,9 +32,9 @@ function expectSame(options: Partial<AdmOptions>, pairs: PicturePair[], simd: Si
 function naturalPairs(format: PictureFormat, seed: number): PicturePair[] {
   const max = 2 ** format.bitDepth - 1;
   const random = seededRandom(seed);
-  const ref = picture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
-  const dist = picture(format, (x, y) => max * (0.5 + 0.35 * Math.sin(x / 3 + 0.1) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
-  const noise = picture(format, () => random() * max);
+  const ref = lumaPicture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
+  const dist = lumaPicture(format, (x, y) => max * (0.5 + 0.35 * Math.sin(x / 3 + 0.1) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
+  const noise = lumaPicture(format, () => random() * max);
   return [
     { ref, dist },
     { ref: noise, dist: ref },
@@ -62,11 +46,11 @@ function naturalPairs(format: PictureFormat, seed: number): PicturePair[] {
 function extremePairs(format: PictureFormat, seed: number): PicturePair[] {
   const peak = 2 ** format.bitDepth - 1;
   const random = seededRandom(seed);
-  const checker = picture(format, (x, y) => (((x >> 1) + (y >> 1)) % 2 ? peak : 0));
-  const salt = picture(format, () => (random() < 0.5 ? peak : 0));
-  const blocks = picture(format, (x, y) => (((x >> 2) + (y >> 3)) % 2 ? peak : Math.floor(random() * peak)));
-  const stripes = picture(format, (x) => (x & 1 ? peak : 0));
-  const flat = picture(format, () => peak);
+  const checker = lumaPicture(format, (x, y) => (((x >> 1) + (y >> 1)) % 2 ? peak : 0));
+  const salt = lumaPicture(format, () => (random() < 0.5 ? peak : 0));
+  const blocks = lumaPicture(format, (x, y) => (((x >> 2) + (y >> 3)) % 2 ? peak : Math.floor(random() * peak)));
+  const stripes = lumaPicture(format, (x) => (x & 1 ? peak : 0));
+  const flat = lumaPicture(format, () => peak);
   return [
     { ref: checker, dist: salt },
     { ref: checker, dist: blocks },
@@ -138,8 +122,8 @@ describe("AdmWasm (WebAssembly SIMD) against AdmCpu (TypeScript)", () => {
   test("a plane whose rows are longer than its width (a decoder's stride)", () => {
     const format: PictureFormat = { width: 40, height: 36, bitDepth: 8, pixelFormat: "420" };
     const random = seededRandom(3);
-    const ref = picture(format, () => random() * 255);
-    const dist = picture(format, () => random() * 255);
+    const ref = lumaPicture(format, () => random() * 255);
+    const dist = lumaPicture(format, () => random() * 255);
     const strided = (p: Picture): Picture => {
       const plane = p.planes[0]!;
       const data = new Uint8Array(plane.height * 48 + 64);
@@ -147,7 +131,7 @@ describe("AdmWasm (WebAssembly SIMD) against AdmCpu (TypeScript)", () => {
       return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride: 48 }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
     };
     const o = admOptions.resolve({ debug: true });
-    expect(scores(new AdmWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(scores(new AdmCpu(o), [{ ref, dist }]));
+    expect(extractedScores(new AdmWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(extractedScores(new AdmCpu(o), [{ ref, dist }]));
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { cpuKernels, FeatureCollector, Picture, setCpuKernels, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
-import { seededRandom } from "@vq/core/testing";
+import { cpuKernels, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
+import { extractedScores, lumaPicture, seededRandom } from "@vq/core/testing";
 import { vifOptions, type VifOptions } from "../definition.ts";
 import { VifCpu } from "./vif-cpu.ts";
 import { vifCpuFeature } from "./vif-feature-cpu.ts";
@@ -15,28 +15,12 @@ import { VIF_KERNELS_WASM } from "./wasm/vif-kernels.wasm.ts";
  */
 const module = new WebAssembly.Module(Buffer.from(VIF_KERNELS_WASM, "base64"));
 
-function scores(extractor: FeatureExtractor<PicturePair>, pairs: PicturePair[]): Record<string, number[]> {
-  const collector = new FeatureCollector();
-  extractor.init(pairs[0]!.ref.format);
-  pairs.forEach((pair, i) => extractor.extract(pair, i, collector));
-  extractor.close();
-  const out: Record<string, number[]> = {};
-  for (const name of collector.names()) out[name] = pairs.map((_, i) => collector.get(name, i)!);
-  return out;
-}
 
-function picture(format: PictureFormat, fill: (x: number, y: number) => number): Picture {
-  const p = Picture.allocate(format);
-  const plane = p.planes[0]!;
-  const max = 2 ** format.bitDepth - 1;
-  for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = Math.min(max, Math.max(0, Math.round(fill(x, y))));
-  return p;
-}
 
 function expectSame(options: Partial<VifOptions>, pairs: PicturePair[]): void {
   const o = vifOptions.resolve({ debug: true, ...options });
-  const wasm = scores(new VifWasm(o, module), pairs);
-  const reference = scores(new VifCpu(o), pairs);
+  const wasm = extractedScores(new VifWasm(o, module), pairs);
+  const reference = extractedScores(new VifCpu(o), pairs);
   expect(Object.keys(wasm).length).toBeGreaterThan(10);
   expect(wasm).toEqual(reference);
 }
@@ -58,9 +42,9 @@ describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
       const format: PictureFormat = { width, height, bitDepth, pixelFormat: "420" };
       const max = 2 ** bitDepth - 1;
       const random = seededRandom(width * 31 + bitDepth);
-      const ref = picture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
-      const dist = picture(format, (x, y) => max * (0.5 + 0.3 * Math.sin(x / 3 + 0.2) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
-      const noise = picture(format, () => random() * max);
+      const ref = lumaPicture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
+      const dist = lumaPicture(format, (x, y) => max * (0.5 + 0.3 * Math.sin(x / 3 + 0.2) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
+      const noise = lumaPicture(format, () => random() * max);
       expectSame({}, [{ ref, dist }, { ref: noise, dist: ref }]);
       expectSame({ vif_enhn_gain_limit: 1 }, [{ ref: dist, dist: ref }]);
     });
@@ -70,10 +54,10 @@ describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
     for (const bitDepth of [8, 16]) {
       const format: PictureFormat = { width: 70, height: 50, bitDepth, pixelFormat: "444" };
       const max = 2 ** bitDepth - 1;
-      const checker = picture(format, (x, y) => (((x >> 1) + (y >> 1)) & 1 ? max : 0));
-      const stripes = picture(format, (x) => (x & 1 ? max : 0));
-      const full = picture(format, () => max);
-      const zero = picture(format, () => 0);
+      const checker = lumaPicture(format, (x, y) => (((x >> 1) + (y >> 1)) & 1 ? max : 0));
+      const stripes = lumaPicture(format, (x) => (x & 1 ? max : 0));
+      const full = lumaPicture(format, () => max);
+      const zero = lumaPicture(format, () => 0);
       expectSame({}, [{ ref: checker, dist: stripes }, { ref: full, dist: zero }, { ref: checker, dist: checker }, { ref: zero, dist: full }]);
     }
   });
@@ -81,16 +65,16 @@ describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
   test("vif_skip_scale0", () => {
     const format: PictureFormat = { width: 64, height: 48, bitDepth: 8, pixelFormat: "420" };
     const random = seededRandom(7);
-    const ref = picture(format, () => random() * 255);
-    const dist = picture(format, (x) => x * 4);
+    const ref = lumaPicture(format, () => random() * 255);
+    const dist = lumaPicture(format, (x) => x * 4);
     expectSame({ vif_skip_scale0: true }, [{ ref, dist }]);
   });
 
   test("a plane whose rows are longer than its width (a decoder's stride)", () => {
     const format: PictureFormat = { width: 40, height: 36, bitDepth: 8, pixelFormat: "400" as PictureFormat["pixelFormat"] };
     const random = seededRandom(3);
-    const ref = picture({ ...format, pixelFormat: "420" }, () => random() * 255);
-    const dist = picture({ ...format, pixelFormat: "420" }, () => random() * 255);
+    const ref = lumaPicture({ ...format, pixelFormat: "420" }, () => random() * 255);
+    const dist = lumaPicture({ ...format, pixelFormat: "420" }, () => random() * 255);
     const strided = (p: Picture): Picture => {
       const plane = p.planes[0]!;
       const data = new Uint8Array(plane.height * 48 + 64);
@@ -98,7 +82,7 @@ describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
       return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride: 48 }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
     };
     const o = vifOptions.resolve({ debug: true });
-    expect(scores(new VifWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(scores(new VifCpu(o), [{ ref, dist }]));
+    expect(extractedScores(new VifWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(extractedScores(new VifCpu(o), [{ ref, dist }]));
   });
 });
 
