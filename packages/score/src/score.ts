@@ -201,7 +201,7 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
     try {
       readers.push(await openRef());
     } catch (e) {
-      distOpening?.then((d) => d.close(), () => {});
+      distOpening?.then((d) => d.close()).catch(() => {});
       throw e;
     }
     const reopen = { reference: typeof r.reference === "string" ? openRef : undefined, distorted: typeof r.distorted === "string" ? openDist : undefined };
