@@ -92,6 +92,14 @@ describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
     expect(counted).not.toContain("/8 frames");
   });
 
+  test("a missing file beside one ffmpeg decodes, on the default backend: one line, no GPU notice before it (the GPU starts only once both files open)", () => {
+    // a process of its own: Dawn writes its notices (lavapipe's limits) straight to file descriptor 2
+    const missing = f("missing.mp4");
+    const r = spawnSync(process.execPath, [new URL("./cli.ts", import.meta.url).pathname, "-r", f("ref.mp4"), "-d", missing, "--feature", "psnr", "-n", "--json", "-o", f("missing.json")], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`vq: ${missing}: no such file\n`);
+  });
+
   for (const [what, args, says] of [
     ["a file ffmpeg cannot decode", () => ["-r", f("text.mp4"), "-d", f("dist.mkv")], "text.mp4: ffmpeg cannot decode it"],
     ["an audio-only file", () => ["-r", f("audio.m4a"), "-d", f("dist.mkv")], "audio.m4a: has no video stream"],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompositeBackend, FeatureCollector, isStreamInput, LIMITS, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, FeatureCollector, isStreamInput, openFileSource, LIMITS, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { sharedGpu } from "@vq/gpu-core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
@@ -182,14 +182,28 @@ export function frameTotal(lengths: readonly (number | undefined)[], frameCount?
   return lengths.every((n) => n !== undefined) ? Math.min(...(lengths as number[]), frameCount ?? Infinity) : frameCount;
 }
 
+/** Whether every file among `inputs` opens (one that does not is named by its reader, as always). */
+async function filesOpen(inputs: readonly (string | VideoReader)[]): Promise<boolean> {
+  for (const input of inputs) {
+    if (typeof input !== "string" || isStreamInput(input)) continue;
+    try {
+      await (await openFileSource(input)).close();
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (frame: FrameScores) => void): Promise<ScoreSummary> {
   const r = parseRequest(scoreRequestSchema, request);
   const plan = await planRun(r);
   const { models, features } = plan;
   const readers: VideoReader[] = [];
-  // Dawn's device is made while ffmpeg starts decoding the inputs (a GPU failure is told after theirs)
+  // Dawn's device is made while ffmpeg starts decoding the inputs (a GPU failure is told after
+  // theirs), once both files open: a missing one is then a single line, with no GPU notice before it
   const decoded = [r.reference, r.distorted].some((s) => typeof s === "string" && !isStreamInput(s) && needsFfmpeg(s));
-  const gpu = r.backend !== "cpu" && decoded ? sharedGpu() : undefined;
+  const gpu = r.backend !== "cpu" && decoded && (await filesOpen([r.reference, r.distorted])) ? sharedGpu() : undefined;
   gpu?.catch(() => {});
   try {
     const openRef = () => openInput(r.reference, r.raw, decoding(r));
