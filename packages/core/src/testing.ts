@@ -107,3 +107,11 @@ export function lumaPicture(format: PictureFormat, fill: (x: number, y: number) 
   for (let y = 0; y < plane.height; y++) for (let x = 0; x < plane.width; x++) plane.data[y * plane.stride + x] = Math.min(max, Math.max(0, Math.round(fill(x, y))));
   return p;
 }
+
+/** The same picture with its luma rows `stride` samples apart (a decoder's padded rows); 8-bit. */
+export function stridedLuma(p: Picture, stride: number): Picture {
+  const plane = p.planes[0]!;
+  const data = new Uint8Array(plane.height * stride + 64);
+  for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * stride);
+  return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
+}

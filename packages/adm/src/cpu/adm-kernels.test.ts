@@ -75,59 +75,53 @@ describe("decoupling", () => {
     return value();
   };
 
-  for (const gain of [100, 1, 1.2]) {
-    test(`scale 0 (int16, every -2^15 pair), gain ${gain}`, () => {
-      const { k, take, buffer } = kernels();
-      const bandBytes = (count * 2 + 127) & ~15;
-      const ref = take(4 * bandBytes);
-      const dis = take(4 * bandBytes);
-      const [resW, addW, resT, addT] = [take(3 * bandBytes), take(3 * bandBytes), take(3 * bandBytes), take(3 * bandBytes)];
-      const div = take(65537 * 4);
-      const table = new DivisionTable();
-      new Int32Array(buffer, div, 65537).set(table.full);
-      const refBands = bands(i16, buffer, ref, bandBytes, count, 4);
-      const disBands = bands(i16, buffer, dis, bandBytes, count, 4);
-      for (let x = 0; x < count; x++) {
-        for (let b = 1; b < 4; b++) {
-          refBands[b]![x] = int16Value();
-          disBands[b]![x] = twin(refBands[b]![x]!, int16Value, 32767);
-        }
-        if (x % 7 === 0) for (const bs of [refBands, disBands]) bs[1]![x] = bs[2]![x] = -32768; // a dot product of 2^31
+  /** A decoupling kernel against its reference on bands of T, `extreme` in two bands every `every` columns. */
+  function expectDecouplingAsReference<T extends Int16Array | Int32Array>(
+    c: {
+      bytes: number;
+      view: (b: ArrayBuffer, at: number, n: number) => T;
+      value: () => number;
+      limit: number;
+      extreme: number;
+      every: number;
+      kernel: (k: AdmKernels) => AdmKernels["decoupleInt32"];
+      reference: (ref: Orientations<T>, dis: Orientations<T>, restored: Orientations<T>, additive: Orientations<T>, w: number, h: number, stride: number, gain: number, table: DivisionTable) => void;
+    },
+    gain: number,
+  ): void {
+    const { k, take, buffer } = kernels();
+    const bandBytes = (count * c.bytes + 127) & ~15;
+    const ref = take(4 * bandBytes);
+    const dis = take(4 * bandBytes);
+    const [resW, addW, resT, addT] = [take(3 * bandBytes), take(3 * bandBytes), take(3 * bandBytes), take(3 * bandBytes)];
+    const div = take(65537 * 4);
+    const table = new DivisionTable();
+    new Int32Array(buffer, div, 65537).set(table.full);
+    const refBands = bands(c.view, buffer, ref, bandBytes, count, 4);
+    const disBands = bands(c.view, buffer, dis, bandBytes, count, 4);
+    for (let x = 0; x < count; x++) {
+      for (let b = 1; b < 4; b++) {
+        refBands[b]![x] = c.value();
+        disBands[b]![x] = twin(refBands[b]![x]!, c.value, c.limit);
       }
-      const region = filterRegion(w, h);
-      k.decoupleScale0(ref, dis, resW, addW, bandBytes, stride, region.left, region.top, region.right, region.bottom, gain, Number.isInteger(gain) ? 1 : 0, div, COS_1DEG_SQ);
-      const restored = orientations(bands(i16, buffer, resT, bandBytes, count, 3));
-      const additive = orientations(bands(i16, buffer, addT, bandBytes, count, 3));
-      decoupleScale0(orientations(refBands.slice(1)), orientations(disBands.slice(1)), restored, additive, w, h, stride, gain, table);
-      expect(bands(i16, buffer, resW, bandBytes, count, 3)).toEqual(bands(i16, buffer, resT, bandBytes, count, 3));
-      expect(bands(i16, buffer, addW, bandBytes, count, 3)).toEqual(bands(i16, buffer, addT, bandBytes, count, 3));
+      if (x % c.every === 0) for (const bs of [refBands, disBands]) bs[1]![x] = bs[2]![x] = c.extreme;
+    }
+    const region = filterRegion(w, h);
+    c.kernel(k)(ref, dis, resW, addW, bandBytes, stride, region.left, region.top, region.right, region.bottom, gain, Number.isInteger(gain) ? 1 : 0, div, COS_1DEG_SQ);
+    const restored = orientations(bands(c.view, buffer, resT, bandBytes, count, 3));
+    const additive = orientations(bands(c.view, buffer, addT, bandBytes, count, 3));
+    c.reference(orientations(refBands.slice(1)), orientations(disBands.slice(1)), restored, additive, w, h, stride, gain, table);
+    expect(bands(c.view, buffer, resW, bandBytes, count, 3)).toEqual(bands(c.view, buffer, resT, bandBytes, count, 3));
+    expect(bands(c.view, buffer, addW, bandBytes, count, 3)).toEqual(bands(c.view, buffer, addT, bandBytes, count, 3));
+  }
+
+  for (const gain of [100, 1, 1.2]) {
+    test(`scale 0 (int16, every -2^15 pair: a dot product of 2^31), gain ${gain}`, () => {
+      expectDecouplingAsReference({ bytes: 2, view: i16, value: int16Value, limit: 32767, extreme: -32768, every: 7, kernel: (k) => k.decoupleScale0, reference: decoupleScale0 }, gain);
     });
 
-    test(`scales 1..3 (int32, INT_MIN and every bit length), gain ${gain}`, () => {
-      const { k, take, buffer } = kernels();
-      const bandBytes = (count * 4 + 127) & ~15;
-      const ref = take(4 * bandBytes);
-      const dis = take(4 * bandBytes);
-      const [resW, addW, resT, addT] = [take(3 * bandBytes), take(3 * bandBytes), take(3 * bandBytes), take(3 * bandBytes)];
-      const div = take(65537 * 4);
-      const table = new DivisionTable();
-      new Int32Array(buffer, div, 65537).set(table.full);
-      const refBands = bands(i32, buffer, ref, bandBytes, count, 4);
-      const disBands = bands(i32, buffer, dis, bandBytes, count, 4);
-      for (let x = 0; x < count; x++) {
-        for (let b = 1; b < 4; b++) {
-          refBands[b]![x] = int32Value();
-          disBands[b]![x] = twin(refBands[b]![x]!, int32Value, INT32_MAX);
-        }
-        if (x % 11 === 0) for (const bs of [refBands, disBands]) bs[1]![x] = bs[2]![x] = INT32_MIN; // int64 sums that wrap
-      }
-      const region = filterRegion(w, h);
-      k.decoupleInt32(ref, dis, resW, addW, bandBytes, stride, region.left, region.top, region.right, region.bottom, gain, Number.isInteger(gain) ? 1 : 0, div, COS_1DEG_SQ);
-      const restored = orientations(bands(i32, buffer, resT, bandBytes, count, 3));
-      const additive = orientations(bands(i32, buffer, addT, bandBytes, count, 3));
-      decoupleInt32(orientations(refBands.slice(1)), orientations(disBands.slice(1)), restored, additive, w, h, stride, gain, table);
-      expect(bands(i32, buffer, resW, bandBytes, count, 3)).toEqual(bands(i32, buffer, resT, bandBytes, count, 3));
-      expect(bands(i32, buffer, addW, bandBytes, count, 3)).toEqual(bands(i32, buffer, addT, bandBytes, count, 3));
+    test(`scales 1..3 (int32, INT_MIN and every bit length: int64 sums that wrap), gain ${gain}`, () => {
+      expectDecouplingAsReference({ bytes: 4, view: i32, value: int32Value, limit: INT32_MAX, extreme: INT32_MIN, every: 11, kernel: (k) => k.decoupleInt32, reference: decoupleInt32 }, gain);
     });
   }
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { cpuKernels, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
-import { extractedScores, lumaPicture, seededRandom } from "@vq/core/testing";
+import { cpuKernels, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
+import { extractedScores, lumaPicture, seededRandom, stridedLuma } from "@vq/core/testing";
 import { admOptions, type AdmOptions } from "../definition.ts";
 import { admFeature } from "../index.ts";
 import { exactness } from "../numerics/exactness.ts";
@@ -124,14 +124,8 @@ describe("AdmWasm (WebAssembly SIMD) against AdmCpu (TypeScript)", () => {
     const random = seededRandom(3);
     const ref = lumaPicture(format, () => random() * 255);
     const dist = lumaPicture(format, () => random() * 255);
-    const strided = (p: Picture): Picture => {
-      const plane = p.planes[0]!;
-      const data = new Uint8Array(plane.height * 48 + 64);
-      for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * 48);
-      return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride: 48 }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
-    };
     const o = admOptions.resolve({ debug: true });
-    expect(extractedScores(new AdmWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(extractedScores(new AdmCpu(o), [{ ref, dist }]));
+    expect(extractedScores(new AdmWasm(o, module), [{ ref: stridedLuma(ref, 48), dist: stridedLuma(dist, 48) }])).toEqual(extractedScores(new AdmCpu(o), [{ ref, dist }]));
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { cpuKernels, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
-import { extractedScores, lumaPicture, seededRandom } from "@vq/core/testing";
+import { cpuKernels, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
+import { extractedScores, lumaPicture, seededRandom, stridedLuma } from "@vq/core/testing";
 import { vifOptions, type VifOptions } from "../definition.ts";
 import { VifCpu } from "./vif-cpu.ts";
 import { vifCpuFeature } from "./vif-feature-cpu.ts";
@@ -71,18 +71,12 @@ describe("VifWasm (WebAssembly SIMD) against VifCpu (TypeScript)", () => {
   });
 
   test("a plane whose rows are longer than its width (a decoder's stride)", () => {
-    const format: PictureFormat = { width: 40, height: 36, bitDepth: 8, pixelFormat: "400" as PictureFormat["pixelFormat"] };
+    const format: PictureFormat = { width: 40, height: 36, bitDepth: 8, pixelFormat: "420" };
     const random = seededRandom(3);
-    const ref = lumaPicture({ ...format, pixelFormat: "420" }, () => random() * 255);
-    const dist = lumaPicture({ ...format, pixelFormat: "420" }, () => random() * 255);
-    const strided = (p: Picture): Picture => {
-      const plane = p.planes[0]!;
-      const data = new Uint8Array(plane.height * 48 + 64);
-      for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * 48);
-      return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride: 48 }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
-    };
+    const ref = lumaPicture(format, () => random() * 255);
+    const dist = lumaPicture(format, () => random() * 255);
     const o = vifOptions.resolve({ debug: true });
-    expect(extractedScores(new VifWasm(o, module), [{ ref: strided(ref), dist: strided(dist) }])).toEqual(extractedScores(new VifCpu(o), [{ ref, dist }]));
+    expect(extractedScores(new VifWasm(o, module), [{ ref: stridedLuma(ref, 48), dist: stridedLuma(dist, 48) }])).toEqual(extractedScores(new VifCpu(o), [{ ref, dist }]));
   });
 });
 
