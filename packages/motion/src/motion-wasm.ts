@@ -1,4 +1,4 @@
-import { kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
 import { sadScore } from "./motion-cpu.ts";
 import { DEEP_COLUMN_BASE, motionSad, NARROW_SAMPLE_LIMIT } from "./motion-sad.ts";
@@ -102,7 +102,7 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
       const plane = frame.ref.planes[0]!;
       const { width, height } = plane;
       const narrow = this.bitDepth === 8;
-      copyPlane(kernels.memory.buffer, plane, state.luma, narrow);
+      copyPlaneIntoKernels(kernels.memory.buffer, plane, state.luma, width, narrow);
       const cur = entries[state.frames % entries.length]!;
       const samples = narrow
         ? kernels.blurColumns8(state.luma, width, width, height, 0, cur.at)
@@ -132,15 +132,4 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
     if (this.state) giveBackInstance(this.module, this.state.kernels);
     this.state = undefined;
   }
-}
-
-/** The luma plane into the kernels' plane: u8 (`narrow`, 8-bit samples, a plain copy) or u16. */
-function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, narrow: boolean): void {
-  const { data, width, height } = plane;
-  const view = narrow ? new Uint8Array(buffer, target, width * height) : new Uint16Array(buffer, target, width * height);
-  if (plane.stride === width) {
-    view.set(data.subarray(0, width * height));
-    return;
-  }
-  for (let y = 0; y < height; y++) view.set(data.subarray(y * plane.stride, y * plane.stride + width), y * width);
 }

@@ -1,4 +1,4 @@
-import { kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { filterRegion, scoreRegion, type Region } from "../numerics/band-region.ts";
 import { int32Numerator, maskingShifts, scale0Numerator, walkRange } from "../numerics/contrast-masking.ts";
 import { csfFactors, fixedFactorsQ32, scale0FixedFactors } from "../numerics/csf.ts";
@@ -196,8 +196,8 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
     const state = this.state;
     if (!state) throw new Error("adm: extract before init");
     const { kernels, at, bitDepth } = state;
-    copyPlane(kernels.memory.buffer, frame.ref.planes[0]!, at.srcRef, bitDepth);
-    copyPlane(kernels.memory.buffer, frame.dist.planes[0]!, at.srcDis, bitDepth);
+    copyPlaneIntoKernels(kernels.memory.buffer, frame.ref.planes[0]!, at.srcRef, frame.ref.planes[0]!.width, bitDepth <= 8);
+    copyPlaneIntoKernels(kernels.memory.buffer, frame.dist.planes[0]!, at.srcDis, frame.dist.planes[0]!.width, bitDepth <= 8);
     const r = this.compute(state);
     appendAdmFrame(r, this.options, this.names, this.debugNames, index, collector);
   }
@@ -301,14 +301,3 @@ export class AdmWasm implements FeatureExtractor<PicturePair> {
 }
 
 const UNIT_WEIGHTS = [1, 1, 1] as const;
-
-/** A luma plane into the kernels' memory, u8 at 8 bits and u16 above, stride = width. */
-function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, bitDepth: number): void {
-  const { data, width, height } = plane;
-  const view = bitDepth > 8 ? new Uint16Array(buffer, target, width * height) : new Uint8Array(buffer, target, width * height);
-  if (plane.stride === width) {
-    view.set(data.subarray(0, width * height));
-    return;
-  }
-  for (let y = 0; y < height; y++) view.set(data.subarray(y * plane.stride, y * plane.stride + width), y * width);
-}

@@ -5,6 +5,7 @@
  * there is no environment (a browser).
  */
 import { VqError } from "../errors.ts";
+import type { Plane } from "../picture.ts";
 
 export type CpuKernels = "auto" | "wasm" | "ts";
 const CHOICES: readonly CpuKernels[] = ["auto", "wasm", "ts"];
@@ -82,4 +83,18 @@ export function reserveMemory(memory: WebAssembly.Memory, bytes: number): void {
   } catch (e) {
     throw new RangeError(`out of memory: WebAssembly kernels' memory of ${Math.ceil(bytes / 2 ** 20)} MiB refused (${(e as Error).message})`);
   }
+}
+
+/**
+ * A luma plane copied into kernels' memory at byte address `target`, rows `stride` samples
+ * apart: u8 when `narrow` (8-bit samples: a plain copy), else u16. One copy a frame; nothing allocated.
+ */
+export function copyPlaneIntoKernels(buffer: ArrayBuffer, plane: Plane, target: number, stride: number, narrow: boolean): void {
+  const { data, width, height } = plane;
+  const view = narrow ? new Uint8Array(buffer, target, stride * height) : new Uint16Array(buffer, target, stride * height);
+  if (plane.stride === width && stride === width) {
+    view.set(data.subarray(0, width * height));
+    return;
+  }
+  for (let y = 0; y < height; y++) view.set(data.subarray(y * plane.stride, y * plane.stride + width), y * stride);
 }

@@ -1,4 +1,4 @@
-import { kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type Plane, type PictureFormat, type PicturePair } from "@vq/core";
+import { copyPlaneIntoKernels, kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { vifDefinition, vifFeatureNames, type VifFeatureNames, type VifOptions } from "../definition.ts";
 import { createLog2Table } from "../numerics/log2-table.ts";
 import { pairedTaps } from "../numerics/paired-taps.ts";
@@ -122,8 +122,8 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
     const { kernels, scales, filters, pairs, rows, bitDepth } = state;
     const top = scales[0]!;
     const narrow = bitDepth === 8;
-    copyPlane(kernels.memory.buffer, frame.ref.planes[0]!, top.ref, top.width, narrow);
-    copyPlane(kernels.memory.buffer, frame.dist.planes[0]!, top.dis, top.width, narrow);
+    copyPlaneIntoKernels(kernels.memory.buffer, frame.ref.planes[0]!, top.ref, top.width, narrow);
+    copyPlaneIntoKernels(kernels.memory.buffer, frame.dist.planes[0]!, top.dis, top.width, narrow);
     kernels.mirrorPlaneRows(top.ref, top.width, top.width, top.height, top.pad, narrow ? 0 : 1);
     kernels.mirrorPlaneRows(top.dis, top.width, top.width, top.height, top.pad, narrow ? 0 : 1);
     for (let scale = 0; scale < VIF_SCALES; scale++) {
@@ -160,15 +160,4 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
   close(): void {
     this.state = undefined;
   }
-}
-
-/** A luma plane into a plane of the kernels' memory: u8 (`narrow`, 8-bit samples) or u16. */
-function copyPlane(buffer: ArrayBuffer, plane: Plane, target: number, stride: number, narrow: boolean): void {
-  const { data, width, height } = plane;
-  const view = narrow ? new Uint8Array(buffer, target, stride * height) : new Uint16Array(buffer, target, stride * height);
-  if (plane.stride === width && stride === width) {
-    view.set(data.subarray(0, width * height));
-    return;
-  }
-  for (let y = 0; y < height; y++) view.set(data.subarray(y * plane.stride, y * plane.stride + width), y * stride);
 }
