@@ -81,3 +81,21 @@ test("a worker that dies while reading its own spans ends the run with a clean e
   expect(r.signal).toBeNull();
   expect(r.stdout.trim()).toBe("spans Error: extraction worker exited with code 7");
 }, 90_000);
+
+test("guided spans cover the run in order and shrink toward its end", async () => {
+  const { guidedSpans } = await import("./threaded-backend.ts");
+  for (const [first, frames, threads] of [[0, 1920, 16], [9, 240, 16], [0, 3, 2], [5, 6, 4], [0, 100_000, 2]] as const) {
+    const spans = guidedSpans(first, frames, threads);
+    expect(spans[0]!.start).toBe(first);
+    spans.forEach((s, i) => {
+      expect(s.end).toBeGreaterThan(s.start);
+      expect(s.end).toBe(i + 1 < spans.length ? spans[i + 1]!.start : frames);
+      expect(s.last).toBe(i === spans.length - 1);
+      expect(s.end - s.start).toBeLessThanOrEqual(i > 0 ? spans[i - 1]!.end - spans[i - 1]!.start : 16);
+    });
+  }
+  // a long run: 16-frame spans first, 2-frame spans at the end
+  const long = guidedSpans(0, 1920, 16).map((s) => s.end - s.start);
+  expect(long[0]).toBe(16);
+  expect(long.slice(-8)).toEqual([2, 2, 2, 2, 2, 2, 2, 2]);
+});

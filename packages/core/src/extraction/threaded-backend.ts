@@ -15,6 +15,33 @@ export interface ThreadedExtractor {
 
 /** Frames per span at most: the warm-up a span repeats (motion: 1 to 3 frames) stays a few per cent of it. */
 const MAX_SPAN_FRAMES = 16;
+/** Frames per span at least, but for the run's last frames. */
+const MIN_SPAN_FRAMES = 2;
+
+/** Frames [first, frames) in spans of `size`. */
+export function evenSpans(first: number, frames: number, size: number): FrameSpan[] {
+  const spans: FrameSpan[] = [];
+  for (let start = first; start < frames; start += size) spans.push({ start, end: Math.min(frames, start + size), last: start + size >= frames });
+  return spans;
+}
+
+/**
+ * Frames [first, frames) in spans that shrink toward the end (guided scheduling): each a
+ * quarter of an even share of the frames left, 2 to 16 frames. With even 16-frame spans
+ * a worker handed its last spans late kept scoring for seconds while the others idled
+ * (1080p, 16 threads: 72 fps, against 82 with 4-frame spans); small spans cost only the
+ * temporal extractors' warm-up, and the first ones stay long.
+ */
+export function guidedSpans(first: number, frames: number, threads: number): FrameSpan[] {
+  const spans: FrameSpan[] = [];
+  for (let start = first; start < frames; ) {
+    const size = Math.max(MIN_SPAN_FRAMES, Math.min(MAX_SPAN_FRAMES, Math.ceil((frames - start) / (4 * threads))));
+    const end = Math.min(frames, start + size);
+    spans.push({ start, end, last: end === frames });
+    start = end;
+  }
+  return spans;
+}
 
 interface PendingSpan {
   span: FrameSpan;
@@ -90,11 +117,7 @@ export class ThreadedCpuBackend implements ExtractionBackend {
     this.spanFiles = { ...files, subsample: this.subsample };
     this.remote = [...this.extractors];
     this.specs = this.extractors.map((e, i) => ({ ...e.spec!, warmUp: warmUps[i] }));
-    // a few spans per thread, so that every thread keeps busy to the end
-    const size = this.spanFrames ?? Math.max(1, Math.min(MAX_SPAN_FRAMES, Math.ceil((frames - first) / (4 * this.threads))));
-    const spans: FrameSpan[] = [];
-    for (let start = first; start < frames; start += size) spans.push({ start, end: Math.min(frames, start + size), last: start + size >= frames });
-    return spans;
+    return this.spanFrames ? evenSpans(first, frames, this.spanFrames) : guidedSpans(first, frames, this.threads);
   }
 
   async init(format: PictureFormat, frames?: number): Promise<void> {
