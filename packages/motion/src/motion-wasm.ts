@@ -1,4 +1,4 @@
-import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { alignUp, copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
 import { sadScore } from "./motion-cpu.ts";
 import { DEEP_COLUMN_BASE, motionSad, NARROW_SAMPLE_LIMIT } from "./motion-sad.ts";
@@ -80,7 +80,7 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
     if (this.state) giveBackInstance(this.module, this.state.kernels);
     const kernels = takeInstance(this.module);
     const { width, height } = format;
-    const align = (n: number) => (n + 15) & ~15;
+    const align = (n: number) => alignUp(n, 16); // not & ~15: a large picture's layout passes 2^31
     let end = align(kernels.heapBase());
     const luma = end;
     end = align(end + (width * height + 16) * 2);

@@ -6,7 +6,7 @@ import { admFeature } from "../index.ts";
 import { exactness } from "../numerics/exactness.ts";
 import { AdmCpu } from "./adm-cpu.ts";
 import { SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
-import { AdmWasm } from "./adm-wasm.ts";
+import { AdmWasm, layOut } from "./adm-wasm.ts";
 import { ADM_KERNELS_WASM } from "./wasm/adm-kernels.wasm.ts";
 
 /**
@@ -137,4 +137,27 @@ test("a CPU run's adm (the catalogue's loader) is AdmWasm, or AdmCpu when the Ty
   } finally {
     setCpuKernels(undefined);
   }
+});
+
+describe("the kernels' memory layout of large pictures", () => {
+  test("keeps its regions in order and 16-byte aligned past 2^31 bytes", () => {
+    // 12288x9000 8-bit: ~2.5 GiB of kernel memory, addresses past 2^31 (a 32-bit & ~15 made them negative)
+    for (const [width, height, bitDepth] of [[12288, 9000, 8], [9600, 9600, 10], [1920, 1080, 8]] as const) {
+      const layout = layOut(4096, width, height, bitDepth);
+      const regions = Object.entries(layout).filter(([name]) => name !== "end" && name !== "band16" && name !== "band32");
+      let previous = 4096;
+      for (const [name, at] of regions) {
+        expect({ name, at: at % 16 }).toEqual({ name, at: 0 });
+        expect(at).toBeGreaterThanOrEqual(previous);
+        previous = at;
+      }
+      expect(layout.end).toBeGreaterThan(previous);
+      if (width > 9000) expect(layout.end).toBeGreaterThan(2 ** 31);
+    }
+  });
+
+  test("past the 4 GiB a WebAssembly memory can hold, init fails as out of memory instead of wrapping", () => {
+    const e = new AdmWasm(admOptions.resolve({}), module);
+    expect(() => e.init({ width: 16384, height: 16384, bitDepth: 8, pixelFormat: "420" })).toThrow(/^out of memory: WebAssembly kernels' memory of \d+ MiB is past the 4096 MiB one can hold \(VQ_CPU_KERNELS=ts/);
+  });
 });

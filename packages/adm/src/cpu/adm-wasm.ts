@@ -1,4 +1,4 @@
-import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { alignUp, copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { filterRegion, scoreRegion, type Region } from "../numerics/band-region.ts";
 import { int32Numerator, maskingShifts, scale0Numerator, walkRange } from "../numerics/contrast-masking.ts";
 import { csfFactors, fixedFactorsQ32, scale0FixedFactors } from "../numerics/csf.ts";
@@ -53,7 +53,7 @@ const SLACK = 64;
 class Layout {
   constructor(public end: number) {}
   take(bytes: number): number {
-    const at = (this.end + 15) & ~15;
+    const at = alignUp(this.end, 16); // not & ~15: a large picture's layout passes 2^31
     this.end = at + bytes + SLACK;
     return at;
   }
@@ -92,15 +92,15 @@ interface WasmLayout {
   readonly end: number;
 }
 
-function layOut(base: number, width: number, height: number, bitDepth: number): WasmLayout {
+export function layOut(base: number, width: number, height: number, bitDepth: number): WasmLayout {
   const layout = new Layout(base);
   const halfW = (width + 1) >> 1;
   const halfH = (height + 1) >> 1;
   const samples = width * height * (bitDepth > 8 ? 2 : 1);
   // libvmaf's tmp (ALIGN_CEIL(width * 4) * 4 bytes): the x86 overshoot reads its stale bytes
   const rowBytes = width * 4 + ((width * 4) % 32 ? 32 - ((width * 4) % 32) : 0);
-  const band16 = ((halfW * halfH * 2 + SLACK + 15) & ~15) >>> 0;
-  const band32 = ((halfW * ((halfH + 1) >> 1) * 4 + SLACK + 15) & ~15) >>> 0;
+  const band16 = alignUp(halfW * halfH * 2 + SLACK, 16);
+  const band32 = alignUp(halfW * ((halfH + 1) >> 1) * 4 + SLACK, 16);
   const bands = (count: number, bytes: number) => layout.take(count * bytes);
   return {
     srcRef: layout.take(samples),

@@ -76,12 +76,15 @@ function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
  * that isAllocationFailure recognises, so the run ends with vq's "not enough memory".
  */
 export function reserveMemory(memory: WebAssembly.Memory, bytes: number): void {
+  const mib = Math.ceil(bytes / 2 ** 20);
+  // a 32-bit WebAssembly memory holds 4 GiB whatever the host has: say what runs instead
+  if (bytes > 2 ** 32) throw new RangeError(`out of memory: WebAssembly kernels' memory of ${mib} MiB is past the 4096 MiB one can hold (VQ_CPU_KERNELS=ts scores with the TypeScript code)`);
   const pages = Math.ceil(bytes / 65536) - memory.buffer.byteLength / 65536;
   if (pages <= 0) return;
   try {
     memory.grow(pages);
   } catch (e) {
-    throw new RangeError(`out of memory: WebAssembly kernels' memory of ${Math.ceil(bytes / 2 ** 20)} MiB refused (${(e as Error).message})`);
+    throw new RangeError(`out of memory: WebAssembly kernels' memory of ${mib} MiB refused (${(e as Error).message})`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { copyPlaneIntoKernels, kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { alignUp, copyPlaneIntoKernels, kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { vifDefinition, vifFeatureNames, type VifFeatureNames, type VifOptions } from "../definition.ts";
 import { createLog2Table } from "../numerics/log2-table.ts";
 import { pairedTaps } from "../numerics/paired-taps.ts";
@@ -43,7 +43,7 @@ const STAT_ROWS = 8;
 class Layout {
   constructor(public end: number) {}
   take(bytes: number): number {
-    const at = (this.end + 15) & ~15;
+    const at = alignUp(this.end, 16); // not & ~15: a large picture's layout may pass 2^31
     this.end = at + bytes;
     return at;
   }
