@@ -35,7 +35,8 @@ const t5 = GAUSSIAN_TAPS[5]!;
 export class SsimStatistics {
   private readonly ring: Float32Array[];
   private readonly squares: Float32Array[];
-  private readonly sums: SsimSums = { ssim: 0, l: 0, c: 0, s: 0 };
+  /** The last map's double sums, before the means round them to float (the WebAssembly kernels' tests compare them). */
+  readonly sums: SsimSums = { ssim: 0, l: 0, c: 0, s: 0 };
 
   constructor(readonly maxWidth: number) {
     const outW = Math.max(0, maxWidth - WINDOW + 1);
