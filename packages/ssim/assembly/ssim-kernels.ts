@@ -127,10 +127,31 @@ function waveletSample(srcRef: usize, srcCmp: usize, width: i32, height: i32, cx
 
 /**
  * wavelet-decimate.ts: the 9×9 low-pass around every even sample, both planes. Outputs whose
- * window lies inside the picture go four at a time: a window row's 16 samples split into
- * even and odd ones, each tap's four samples (2 columns apart) a shuffle of those.
+ * window lies inside the picture go four at a time, on each row split into its even and
+ * odd samples first (`split`: four planes of `half` floats a row, half = ceil(width/2)
+ * rounded up to 4): a tap's four samples, two columns apart in the picture, are then
+ * adjacent (shuffles inside the loop cost JavaScriptCore several instructions each).
  */
-export function waveletDecimate(srcRef: usize, srcCmp: usize, width: i32, height: i32, dstRef: usize, dstCmp: usize, outW: i32, outH: i32, lpf: usize): void {
+export function waveletDecimate(srcRef: usize, srcCmp: usize, width: i32, height: i32, dstRef: usize, dstCmp: usize, outW: i32, outH: i32, lpf: usize, split: usize): void {
+  const half = ((((width + 1) >> 1) + 3) & ~3);
+  const halfBytes = <usize>half << 2;
+  const planeBytes = halfBytes * <usize>height;
+  const evenRef = split, oddRef = split + planeBytes, evenCmp = split + 2 * planeBytes, oddCmp = split + 3 * planeBytes;
+  for (let r = 0; r < height; r++) {
+    const from = <usize>(r * width) << 2;
+    const to = <usize>r * halfBytes;
+    for (let j = 0; j < half; j += 4) {
+      const o = <usize>j << 3;
+      const t = to + (<usize>j << 2);
+      let l0 = v128.load(srcRef + from + o), l1 = v128.load(srcRef + from + o, 16);
+      v128.store(evenRef + t, f32x4.shuffle(l0, l1, 0, 2, 4, 6));
+      v128.store(oddRef + t, f32x4.shuffle(l0, l1, 1, 3, 5, 7));
+      l0 = v128.load(srcCmp + from + o);
+      l1 = v128.load(srcCmp + from + o, 16);
+      v128.store(evenCmp + t, f32x4.shuffle(l0, l1, 0, 2, 4, 6));
+      v128.store(oddCmp + t, f32x4.shuffle(l0, l1, 1, 3, 5, 7));
+    }
+  }
   // outputs x with 2x - 4 >= 0 and 2x + 4 < width have their window inside (as rows for y)
   const xFirst = 2;
   const xEnd = (width - 5) / 2 + 1;
@@ -142,61 +163,62 @@ export function waveletDecimate(srcRef: usize, srcCmp: usize, width: i32, height
     let x = 0;
     if (rowsInside && xEnd - xFirst >= 4) {
       for (; x < xFirst; x++) waveletSample(srcRef, srcCmp, width, height, 2 * x, cy, lpf, outRef + (<usize>x << 2), outCmp + (<usize>x << 2));
-      const top = <usize>((cy - 4) * width) << 2;
-      const rowBytes = <usize>width << 2;
+      const top = <usize>(cy - 4) * halfBytes;
       for (; x + 4 <= xEnd; x += 4) {
-        const at = top + (<usize>(2 * x - 4) << 2);
+        // tap u = 2m reads even sample x - 2 + m, u = 2m + 1 the odd one
+        const at = top + (<usize>(x - 2) << 2);
         const zero = f64x2.splat(0);
         let rLo = zero, rHi = zero, cLo = zero, cHi = zero;
-        for (let v = 0; v < 9; v++) {
-          const k = lpf + <usize>(v * 36);
-          const k0 = v128.load32_splat(k), k1 = v128.load32_splat(k, 4), k2 = v128.load32_splat(k, 8);
-          const k3 = v128.load32_splat(k, 12), k4 = v128.load32_splat(k, 16), k5 = v128.load32_splat(k, 20);
-          const k6 = v128.load32_splat(k, 24), k7 = v128.load32_splat(k, 28), k8 = v128.load32_splat(k, 32);
-          const a = srcRef + at + <usize>v * rowBytes;
-          let l0 = v128.load(a), l1 = v128.load(a, 16), l2 = v128.load(a, 32), l3 = v128.load(a, 48);
-          let el = f32x4.shuffle(l0, l1, 0, 2, 4, 6), eh = f32x4.shuffle(l2, l3, 0, 2, 4, 6);
-          let ol = f32x4.shuffle(l0, l1, 1, 3, 5, 7), oh = f32x4.shuffle(l2, l3, 1, 3, 5, 7);
-          let p = f32x4.mul(el, k0);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(ol, k1);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(el, eh, 1, 2, 3, 4), k2);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(ol, oh, 1, 2, 3, 4), k3);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(el, eh, 2, 3, 4, 5), k4);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(ol, oh, 2, 3, 4, 5), k5);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(el, eh, 3, 4, 5, 6), k6);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(ol, oh, 3, 4, 5, 6), k7);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          p = f32x4.mul(eh, k8);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, high(p));
-          const b = srcCmp + at + <usize>v * rowBytes;
-          l0 = v128.load(b); l1 = v128.load(b, 16); l2 = v128.load(b, 32); l3 = v128.load(b, 48);
-          el = f32x4.shuffle(l0, l1, 0, 2, 4, 6); eh = f32x4.shuffle(l2, l3, 0, 2, 4, 6);
-          ol = f32x4.shuffle(l0, l1, 1, 3, 5, 7); oh = f32x4.shuffle(l2, l3, 1, 3, 5, 7);
-          p = f32x4.mul(el, k0);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(ol, k1);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(el, eh, 1, 2, 3, 4), k2);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(ol, oh, 1, 2, 3, 4), k3);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(el, eh, 2, 3, 4, 5), k4);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(ol, oh, 2, 3, 4, 5), k5);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(el, eh, 3, 4, 5, 6), k6);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(f32x4.shuffle(ol, oh, 3, 4, 5, 6), k7);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
-          p = f32x4.mul(eh, k8);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, high(p));
+        // the taps written out (constant offsets), as the reference writes a window row
+        for (let v: usize = 0; v < 9; v++) {
+          const k = lpf + v * 36;
+          const row = at + v * halfBytes;
+          const er = evenRef + row, or = oddRef + row, ec = evenCmp + row, oc = oddCmp + row;
+          let t = v128.load32_splat(k);
+          let p = f32x4.mul(v128.load(er, 0), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 8), t)));
+          p = f32x4.mul(v128.load(ec, 0), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 8), t)));
+          t = v128.load32_splat(k, 4);
+          p = f32x4.mul(v128.load(or, 0), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 8), t)));
+          p = f32x4.mul(v128.load(oc, 0), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 8), t)));
+          t = v128.load32_splat(k, 8);
+          p = f32x4.mul(v128.load(er, 4), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 12), t)));
+          p = f32x4.mul(v128.load(ec, 4), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 12), t)));
+          t = v128.load32_splat(k, 12);
+          p = f32x4.mul(v128.load(or, 4), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 12), t)));
+          p = f32x4.mul(v128.load(oc, 4), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 12), t)));
+          t = v128.load32_splat(k, 16);
+          p = f32x4.mul(v128.load(er, 8), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 16), t)));
+          p = f32x4.mul(v128.load(ec, 8), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 16), t)));
+          t = v128.load32_splat(k, 20);
+          p = f32x4.mul(v128.load(or, 8), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 16), t)));
+          p = f32x4.mul(v128.load(oc, 8), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 16), t)));
+          t = v128.load32_splat(k, 24);
+          p = f32x4.mul(v128.load(er, 12), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 20), t)));
+          p = f32x4.mul(v128.load(ec, 12), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 20), t)));
+          t = v128.load32_splat(k, 28);
+          p = f32x4.mul(v128.load(or, 12), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 20), t)));
+          p = f32x4.mul(v128.load(oc, 12), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 20), t)));
+          t = v128.load32_splat(k, 32);
+          p = f32x4.mul(v128.load(er, 16), t);
+          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 24), t)));
+          p = f32x4.mul(v128.load(ec, 16), t);
+          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 24), t)));
         }
         v128.store(outRef + (<usize>x << 2), demote4(rLo, rHi));
         v128.store(outCmp + (<usize>x << 2), demote4(cLo, cHi));
@@ -218,19 +240,16 @@ function horizontalRow(a: usize, b: usize, outW: i32, m1: usize, mapBytes: usize
     let t = v128.load32_splat(taps);
     let x = v128.load(a + o);
     let y = v128.load(b + o);
-    // the sums start from the first product (no 0 + …), as the reference's do
-    let p = f32x4.mul(x, t);
-    let aLo = low(p), aHi = high(p);
-    p = f32x4.mul(y, t);
-    let bLo = low(p), bHi = high(p);
+    // the sums start from the first product (no 0 + …), as the reference's do;
+    // columns 2 and 3 from a load 8 bytes on rather than a shuffle (several instructions under JavaScriptCore)
+    let aLo = low(f32x4.mul(x, t)), aHi = low(f32x4.mul(v128.load(a + o, 8), t));
+    let bLo = low(f32x4.mul(y, t)), bHi = low(f32x4.mul(v128.load(b + o, 8), t));
     for (let k: usize = 4; k < <usize>WINDOW * 4; k += 4) {
       t = v128.load32_splat(taps + k);
-      x = v128.load(a + o + k);
-      y = v128.load(b + o + k);
-      p = f32x4.mul(x, t);
-      aLo = f64x2.add(aLo, low(p)); aHi = f64x2.add(aHi, high(p));
-      p = f32x4.mul(y, t);
-      bLo = f64x2.add(bLo, low(p)); bHi = f64x2.add(bHi, high(p));
+      const at = a + o + k;
+      const bt = b + o + k;
+      aLo = f64x2.add(aLo, low(f32x4.mul(v128.load(at), t))); aHi = f64x2.add(aHi, low(f32x4.mul(v128.load(at, 8), t)));
+      bLo = f64x2.add(bLo, low(f32x4.mul(v128.load(bt), t))); bHi = f64x2.add(bHi, low(f32x4.mul(v128.load(bt, 8), t)));
     }
     v128.store(m1 + o, demote4(aLo, aHi));
     v128.store(m1 + mapBytes + o, demote4(bLo, bHi));
@@ -238,7 +257,7 @@ function horizontalRow(a: usize, b: usize, outW: i32, m1: usize, mapBytes: usize
     t = v128.load32_splat(taps);
     x = v128.load(a + o);
     y = v128.load(b + o);
-    p = f32x4.mul(f32x4.mul(x, x), t);
+    let p = f32x4.mul(f32x4.mul(x, x), t);
     let aaLo = low(p), aaHi = high(p);
     p = f32x4.mul(f32x4.mul(y, y), t);
     let bbLo = low(p), bbHi = high(p);
@@ -279,17 +298,17 @@ function windowsRow(y: i32, outW: i32, ring: usize, rowBytes: usize, mapBytes: u
     let slot = first;
     let t = v128.load32_splat(taps);
     let p = f32x4.mul(v128.load(ring + slot + o), t);
-    let aLo = low(p), aHi = high(p);
+    let aLo = low(p), aHi = low(f32x4.mul(v128.load(ring + slot + o, 8), t));
     p = f32x4.mul(v128.load(ring + mapBytes + slot + o), t);
-    let bLo = low(p), bHi = high(p);
+    let bLo = low(p), bHi = low(f32x4.mul(v128.load(ring + mapBytes + slot + o, 8), t));
     for (let k: usize = 4; k < <usize>WINDOW * 4; k += 4) {
       slot += rowBytes;
       if (slot == wrap) slot = 0;
       t = v128.load32_splat(taps + k);
       p = f32x4.mul(v128.load(ring + slot + o), t);
-      aLo = f64x2.add(aLo, low(p)); aHi = f64x2.add(aHi, high(p));
+      aLo = f64x2.add(aLo, low(p)); aHi = f64x2.add(aHi, low(f32x4.mul(v128.load(ring + slot + o, 8), t)));
       p = f32x4.mul(v128.load(ring + mapBytes + slot + o), t);
-      bLo = f64x2.add(bLo, low(p)); bHi = f64x2.add(bHi, high(p));
+      bLo = f64x2.add(bLo, low(p)); bHi = f64x2.add(bHi, low(f32x4.mul(v128.load(ring + mapBytes + slot + o, 8), t)));
     }
     const mu1 = demote4(aLo, aHi);
     const mu2 = demote4(bLo, bHi);
@@ -300,21 +319,21 @@ function windowsRow(y: i32, outW: i32, ring: usize, rowBytes: usize, mapBytes: u
     slot = first;
     t = v128.load32_splat(taps);
     p = f32x4.mul(v128.load(m11 + slot), t);
-    let aaLo = low(p), aaHi = high(p);
+    let aaLo = low(p), aaHi = low(f32x4.mul(v128.load(m11 + slot, 8), t));
     p = f32x4.mul(v128.load(m22 + slot), t);
-    let bbLo = low(p), bbHi = high(p);
+    let bbLo = low(p), bbHi = low(f32x4.mul(v128.load(m22 + slot, 8), t));
     p = f32x4.mul(v128.load(m12 + slot), t);
-    let abLo = low(p), abHi = high(p);
+    let abLo = low(p), abHi = low(f32x4.mul(v128.load(m12 + slot, 8), t));
     for (let k: usize = 4; k < <usize>WINDOW * 4; k += 4) {
       slot += rowBytes;
       if (slot == wrap) slot = 0;
       t = v128.load32_splat(taps + k);
       p = f32x4.mul(v128.load(m11 + slot), t);
-      aaLo = f64x2.add(aaLo, low(p)); aaHi = f64x2.add(aaHi, high(p));
+      aaLo = f64x2.add(aaLo, low(p)); aaHi = f64x2.add(aaHi, low(f32x4.mul(v128.load(m11 + slot, 8), t)));
       p = f32x4.mul(v128.load(m22 + slot), t);
-      bbLo = f64x2.add(bbLo, low(p)); bbHi = f64x2.add(bbHi, high(p));
+      bbLo = f64x2.add(bbLo, low(p)); bbHi = f64x2.add(bbHi, low(f32x4.mul(v128.load(m22 + slot, 8), t)));
       p = f32x4.mul(v128.load(m12 + slot), t);
-      abLo = f64x2.add(abLo, low(p)); abHi = f64x2.add(abHi, high(p));
+      abLo = f64x2.add(abLo, low(p)); abHi = f64x2.add(abHi, low(f32x4.mul(v128.load(m12 + slot, 8), t)));
     }
     const e11 = demote4(aaLo, aaHi);
     const e22 = demote4(bbLo, bbHi);

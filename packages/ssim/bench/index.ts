@@ -2,7 +2,7 @@
 // (one frame pair per iteration) and on the GPU (a batch of 8 pipelined frames per
 // iteration: upload, kernels, one readback per frame, a flush per batch).
 import { Bench } from "tinybench";
-import { FeatureCollector, type FeatureExtractor } from "@vq/core";
+import { FeatureCollector, kernelsModule, type FeatureExtractor } from "@vq/core";
 import { GpuFrameRunner, type GpuStage } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { cpuFrameTask, firstFrame, GOLDEN_1080P, gpuBatchTask, msPerIteration } from "../../../tools/bench-tasks.ts";
@@ -12,6 +12,9 @@ import { FloatMsSsimGpu } from "../src/gpu/float-ms-ssim-gpu.ts";
 import { floatSsimOptions } from "../src/float-ssim-definition.ts";
 import { FloatSsimCpu } from "../src/cpu/float-ssim-cpu.ts";
 import { FloatSsimGpu } from "../src/gpu/float-ssim-gpu.ts";
+import { FloatMsSsimWasm } from "../src/cpu/float-ms-ssim-wasm.ts";
+import { FloatSsimWasm } from "../src/cpu/float-ssim-wasm.ts";
+import { SSIM_KERNELS_WASM } from "../src/cpu/wasm/ssim-kernels.wasm.ts";
 
 const ref = await firstFrame(GOLDEN_1080P.ref);
 const dist = await firstFrame(GOLDEN_1080P.dist);
@@ -21,8 +24,14 @@ const bench = new Bench({ time: 3000, iterations: 3, warmupTime: 500, warmupIter
 
 const cpuTask = (extractor: FeatureExtractor) => cpuFrameTask(extractor, pair);
 
-bench.add("float_ssim cpu 1080p (1 frame)", cpuTask(new FloatSsimCpu(floatSsimOptions.defaults)));
-bench.add("float_ms_ssim cpu 1080p (1 frame)", cpuTask(new FloatMsSsimCpu(floatMsSsimOptions.defaults)));
+bench.add("float_ssim cpu 1080p (1 frame, TypeScript)", cpuTask(new FloatSsimCpu(floatSsimOptions.defaults)));
+bench.add("float_ms_ssim cpu 1080p (1 frame, TypeScript)", cpuTask(new FloatMsSsimCpu(floatMsSsimOptions.defaults)));
+// the WebAssembly SIMD kernels (ADR 0040), unless VQ_CPU_KERNELS=ts or the runtime has no SIMD
+const module = kernelsModule("ssim", SSIM_KERNELS_WASM);
+if (module) {
+  bench.add("float_ssim cpu 1080p (1 frame, WebAssembly SIMD)", cpuTask(new FloatSsimWasm(floatSsimOptions.defaults, module)));
+  bench.add("float_ms_ssim cpu 1080p (1 frame, WebAssembly SIMD)", cpuTask(new FloatMsSsimWasm(floatMsSsimOptions.defaults, module)));
+}
 
 const gpu = await gpuForTests();
 const BATCH = 8;

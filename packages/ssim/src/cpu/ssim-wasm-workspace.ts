@@ -17,7 +17,7 @@ interface SsimKernels {
   mapSumS(): number;
   lumaToFloat(src: number, narrow: number, n: number, dst: number, inv: number): void;
   boxDecimate(src: number, width: number, height: number, factor: number, dst: number, outW: number, outH: number, tap: number): void;
-  waveletDecimate(srcRef: number, srcCmp: number, width: number, height: number, dstRef: number, dstCmp: number, outW: number, outH: number, lpf: number): void;
+  waveletDecimate(srcRef: number, srcCmp: number, width: number, height: number, dstRef: number, dstCmp: number, outW: number, outH: number, lpf: number, split: number): void;
   ssimStatistics(ref: number, cmp: number, width: number, height: number, ring: number, rowBytes: number, taps: number, c1: number, c2: number, c3: number): void;
 }
 
@@ -48,6 +48,8 @@ export class SsimWasmWorkspace {
   private readonly taps: number;
   private readonly lpf: number;
   private readonly staging: number;
+  /** waveletDecimate's even and odd samples of both planes (four planes), sized for the input. */
+  private readonly split: number;
   private readonly ring: number;
   private readonly ringRowBytes: number;
   /** The last map's double sums, as SsimStatistics.sums. */
@@ -60,6 +62,7 @@ export class SsimWasmWorkspace {
     this.taps = this.take(GAUSSIAN_TAPS.length * 4);
     this.lpf = this.take(LPF_9X9.length * 4);
     this.staging = this.take(width * height * 2 + SLACK_BYTES);
+    this.split = this.take(4 * height * (Math.ceil((width + 1) / 2 / 4) * 16));
     // ring rows rounded up to whole 4-column steps: a row's last step writes past outW
     this.ringRowBytes = Math.ceil(Math.max(0, ssimWidth - WINDOW + 1) / 4) * 16;
     this.ring = this.take(5 * WINDOW * this.ringRowBytes);
@@ -104,7 +107,7 @@ export class SsimWasmWorkspace {
   /** waveletDecimate of both planes into the next pyramid level's. */
   waveletDecimate(fromRef: WasmPlane, fromCmp: WasmPlane, toRef: WasmPlane, toCmp: WasmPlane): void {
     if (toRef.width !== decimatedSize(fromRef.width, 2) || toRef.height !== decimatedSize(fromRef.height, 2)) throw new Error("SsimWasmWorkspace: pyramid level size");
-    this.kernels.waveletDecimate(fromRef.at, fromCmp.at, fromRef.width, fromRef.height, toRef.at, toCmp.at, toRef.width, toRef.height, this.lpf);
+    this.kernels.waveletDecimate(fromRef.at, fromCmp.at, fromRef.width, fromRef.height, toRef.at, toCmp.at, toRef.width, toRef.height, this.lpf, this.split);
   }
 
   /** SsimStatistics.compute on two planes of one size. */
