@@ -92,18 +92,38 @@ function mirror(i: i32, n: i32): i32 {
   return i < 0 ? -1 - i : i >= n ? 2 * n - i - 1 : i;
 }
 
-/** box-decimate.ts: float_ssim's factor×factor box (taps of `tap`), products in float, sums in double. */
-export function boxDecimate(src: usize, width: i32, height: i32, factor: i32, dst: usize, outW: i32, outH: i32, tap: f32): void {
+/**
+ * box-decimate.ts: float_ssim's factor×factor box (taps of `tap`), products in float, sums
+ * in double; both planes and two outputs at a time, so that four sums' dependent additions
+ * overlap (one output's are a chain of factor² additions).
+ */
+export function boxDecimate(srcRef: usize, srcCmp: usize, width: i32, height: i32, factor: i32, dstRef: usize, dstCmp: usize, outW: i32, outH: i32, tap: f32): void {
   const lo = -(factor >> 1);
   const hi = (factor >> 1) - (factor % 2 == 0 ? 1 : 0);
   for (let y = 0; y < outH; y++) {
-    for (let x = 0; x < outW; x++) {
-      let sum: f64 = 0;
+    const out = <usize>(y * outW) << 2;
+    for (let x = 0; x < outW; x += 2) {
+      // the second output of the last odd pair repeats the first (written once, below)
+      const x1 = x + 1 < outW ? x + 1 : x;
+      let ref0: f64 = 0, ref1: f64 = 0, cmp0: f64 = 0, cmp1: f64 = 0;
       for (let v = lo; v <= hi; v++) {
-        const row = src + (<usize>(mirror(y * factor + v, height) * width) << 2);
-        for (let u = lo; u <= hi; u++) sum += <f64>(load<f32>(row + (<usize>mirror(x * factor + u, width) << 2)) * tap);
+        const row = <usize>(mirror(y * factor + v, height) * width);
+        for (let u = lo; u <= hi; u++) {
+          const i0 = (row + <usize>mirror(x * factor + u, width)) << 2;
+          const i1 = (row + <usize>mirror(x1 * factor + u, width)) << 2;
+          ref0 += <f64>(load<f32>(srcRef + i0) * tap);
+          ref1 += <f64>(load<f32>(srcRef + i1) * tap);
+          cmp0 += <f64>(load<f32>(srcCmp + i0) * tap);
+          cmp1 += <f64>(load<f32>(srcCmp + i1) * tap);
+        }
       }
-      store<f32>(dst + (<usize>(y * outW + x) << 2), <f32>sum);
+      const at = out + (<usize>x << 2);
+      store<f32>(dstRef + at, <f32>ref0);
+      store<f32>(dstCmp + at, <f32>cmp0);
+      if (x1 != x) {
+        store<f32>(dstRef + at, <f32>ref1, 4);
+        store<f32>(dstCmp + at, <f32>cmp1, 4);
+      }
     }
   }
 }

@@ -43,8 +43,7 @@ export class FloatSsimWasm implements FeatureExtractor<PicturePair> {
     workspace.loadLuma(frame.ref.planes[0]!, frame.ref.bitDepth, state.ref);
     workspace.loadLuma(frame.dist.planes[0]!, frame.dist.bitDepth, state.cmp);
     if (small) {
-      workspace.boxDecimate(state.ref, state.scale, small.ref);
-      workspace.boxDecimate(state.cmp, state.scale, small.cmp);
+      workspace.boxDecimate(state.ref, state.cmp, state.scale, small.ref, small.cmp);
       workspace.statistics(small.ref, small.cmp, this.means);
     } else {
       workspace.statistics(state.ref, state.cmp, this.means);

@@ -16,7 +16,7 @@ interface SsimKernels {
   mapSumC(): number;
   mapSumS(): number;
   lumaToFloat(src: number, narrow: number, n: number, dst: number, inv: number): void;
-  boxDecimate(src: number, width: number, height: number, factor: number, dst: number, outW: number, outH: number, tap: number): void;
+  boxDecimate(srcRef: number, srcCmp: number, width: number, height: number, factor: number, dstRef: number, dstCmp: number, outW: number, outH: number, tap: number): void;
   waveletDecimate(srcRef: number, srcCmp: number, width: number, height: number, dstRef: number, dstCmp: number, outW: number, outH: number, lpf: number, split: number): void;
   ssimStatistics(ref: number, cmp: number, width: number, height: number, ring: number, rowBytes: number, taps: number, c1: number, c2: number, c3: number): void;
 }
@@ -99,9 +99,9 @@ export class SsimWasmWorkspace {
     return new Float32Array(this.kernels.memory.buffer, plane.at, plane.width * plane.height);
   }
 
-  /** boxDecimate by `factor` from `from` into `to` (decimatedSize of it). */
-  boxDecimate(from: WasmPlane, factor: number, to: WasmPlane): void {
-    this.kernels.boxDecimate(from.at, from.width, from.height, factor, to.at, to.width, to.height, Math.fround(1 / (factor * factor)));
+  /** boxDecimate of both planes by `factor` into `toRef` and `toCmp` (decimatedSize of them). */
+  boxDecimate(fromRef: WasmPlane, fromCmp: WasmPlane, factor: number, toRef: WasmPlane, toCmp: WasmPlane): void {
+    this.kernels.boxDecimate(fromRef.at, fromCmp.at, fromRef.width, fromRef.height, factor, toRef.at, toCmp.at, toRef.width, toRef.height, Math.fround(1 / (factor * factor)));
   }
 
   /** waveletDecimate of both planes into the next pyramid level's. */

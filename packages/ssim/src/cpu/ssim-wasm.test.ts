@@ -161,22 +161,26 @@ describe("the kernels against the reference's functions, on arbitrary floats", (
     }
   });
 
-  test("box decimation, factors 2 to 10 on odd sizes", () => {
-    const width = 53;
-    const height = 41;
-    const src = floats(width * height, 9);
-    for (let factor = 2; factor <= 10; factor++) {
-      const outW = decimatedSize(width, factor);
-      const outH = decimatedSize(height, factor);
-      const workspace = new SsimWasmWorkspace(module, width, height, width);
-      const from = workspace.plane(width, height);
-      const to = workspace.plane(outW, outH);
-      workspace.ready();
-      workspace.view(from).set(src);
-      workspace.boxDecimate(from, factor, to);
-      const reference = new Float32Array(outW * outH);
-      boxDecimate(src, width, height, factor, reference);
-      expect(workspace.view(to)).toEqual(reference);
+  test("box decimation, factors 2 to 10 on odd and even output sizes", () => {
+    for (const [width, height] of [[53, 41], [60, 40]] as const) {
+      const ref = floats(width * height, 9);
+      const cmp = floats(width * height, 10);
+      for (let factor = 2; factor <= 10; factor++) {
+        const outW = decimatedSize(width, factor);
+        const outH = decimatedSize(height, factor);
+        const workspace = new SsimWasmWorkspace(module, width, height, width);
+        const [a, b, c, d] = [workspace.plane(width, height), workspace.plane(width, height), workspace.plane(outW, outH), workspace.plane(outW, outH)];
+        workspace.ready();
+        workspace.view(a).set(ref);
+        workspace.view(b).set(cmp);
+        workspace.boxDecimate(a, b, factor, c, d);
+        const tsRef = new Float32Array(outW * outH);
+        const tsCmp = new Float32Array(outW * outH);
+        boxDecimate(ref, width, height, factor, tsRef);
+        boxDecimate(cmp, width, height, factor, tsCmp);
+        expect(workspace.view(c)).toEqual(tsRef);
+        expect(workspace.view(d)).toEqual(tsCmp);
+      }
     }
   });
 });
