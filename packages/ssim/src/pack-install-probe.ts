@@ -13,6 +13,8 @@ export interface ProbeModules {
 
 export interface ProbeScores {
   cpu: number[];
+  /** What a CPU run selects (ssimFeature.cpu: the WebAssembly SIMD kernels where they run), and its scores. */
+  selected: { extractor: string; scores: number[] };
   /** null: no WebGPU adapter here. */
   gpu: number[] | null;
   adapter: string | null;
@@ -40,13 +42,15 @@ export async function probeSsim({ core, gpuCore, ssim }: ProbeModules, useGpu: b
     return [0, 1].map((i) => result.collector.get("float_ssim", i)!);
   };
   const cpu = await run(new core.CpuBackend([new ssim.FloatSsimCpu(options)]));
-  if (!useGpu) return { cpu, gpu: null, adapter: null };
+  const extractor = ssim.ssimFeature.cpu(options);
+  const selected = { extractor: extractor.constructor.name, scores: await run(new core.CpuBackend([extractor])) };
+  if (!useGpu) return { cpu, selected, gpu: null, adapter: null };
   let gpu: GpuCore.GpuContext;
   try {
     gpu = await gpuCore.sharedGpu();
   } catch (e) {
-    if (gpuCore.isNoAdapterError(e)) return { cpu, gpu: null, adapter: null };
+    if (gpuCore.isNoAdapterError(e)) return { cpu, selected, gpu: null, adapter: null };
     throw e;
   }
-  return { cpu, gpu: await run(new gpuCore.GpuBackend(gpu, [new ssim.FloatSsimGpu(options)])), adapter: gpu.description };
+  return { cpu, selected, gpu: await run(new gpuCore.GpuBackend(gpu, [new ssim.FloatSsimGpu(options)])), adapter: gpu.description };
 }
