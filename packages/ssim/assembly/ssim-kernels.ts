@@ -147,31 +147,19 @@ function waveletSample(srcRef: usize, srcCmp: usize, width: i32, height: i32, cx
 
 /**
  * wavelet-decimate.ts: the 9×9 low-pass around every even sample, both planes. Outputs whose
- * window lies inside the picture go four at a time, on each row split into its even and
- * odd samples first (`split`: four planes of `half` floats a row, half = ceil(width/2)
- * rounded up to 4): a tap's four samples, two columns apart in the picture, are then
- * adjacent (shuffles inside the loop cost JavaScriptCore several instructions each).
+ * window lies inside the picture go four at a time, on rows split into their even and odd
+ * samples first: a tap's four samples, two columns apart in the picture, are then adjacent
+ * (shuffles inside the loop cost JavaScriptCore several instructions each). `split`: a ring
+ * of the 9 rows a window spans, row r in slot r mod 9, for each of the four split planes,
+ * `half` floats a row (ceil(width/2) rounded up to 4).
  */
 export function waveletDecimate(srcRef: usize, srcCmp: usize, width: i32, height: i32, dstRef: usize, dstCmp: usize, outW: i32, outH: i32, lpf: usize, split: usize): void {
   const half = ((((width + 1) >> 1) + 3) & ~3);
   const halfBytes = <usize>half << 2;
-  const planeBytes = halfBytes * <usize>height;
-  const evenRef = split, oddRef = split + planeBytes, evenCmp = split + 2 * planeBytes, oddCmp = split + 3 * planeBytes;
-  for (let r = 0; r < height; r++) {
-    const from = <usize>(r * width) << 2;
-    const to = <usize>r * halfBytes;
-    for (let j = 0; j < half; j += 4) {
-      const o = <usize>j << 3;
-      const t = to + (<usize>j << 2);
-      let l0 = v128.load(srcRef + from + o), l1 = v128.load(srcRef + from + o, 16);
-      v128.store(evenRef + t, f32x4.shuffle(l0, l1, 0, 2, 4, 6));
-      v128.store(oddRef + t, f32x4.shuffle(l0, l1, 1, 3, 5, 7));
-      l0 = v128.load(srcCmp + from + o);
-      l1 = v128.load(srcCmp + from + o, 16);
-      v128.store(evenCmp + t, f32x4.shuffle(l0, l1, 0, 2, 4, 6));
-      v128.store(oddCmp + t, f32x4.shuffle(l0, l1, 1, 3, 5, 7));
-    }
-  }
+  const ringBytes = <usize>9 * halfBytes;
+  const evenRef = split, oddRef = split + ringBytes, evenCmp = split + 2 * ringBytes, oddCmp = split + 3 * ringBytes;
+  /** Rows below it are in the ring. */
+  let splitRows = 0;
   // outputs x with 2x - 4 >= 0 and 2x + 4 < width have their window inside (as rows for y)
   const xFirst = 2;
   const xEnd = (width - 5) / 2 + 1;
@@ -183,16 +171,33 @@ export function waveletDecimate(srcRef: usize, srcCmp: usize, width: i32, height
     let x = 0;
     if (rowsInside && xEnd - xFirst >= 4) {
       for (; x < xFirst; x++) waveletSample(srcRef, srcCmp, width, height, 2 * x, cy, lpf, outRef + (<usize>x << 2), outCmp + (<usize>x << 2));
-      const top = <usize>(cy - 4) * halfBytes;
+      // the window's rows into the ring (each row once: later windows start lower)
+      for (; splitRows <= cy + 4; splitRows++) {
+        const from = <usize>(splitRows * width) << 2;
+        const to = <usize>(splitRows % 9) * halfBytes;
+        for (let j = 0; j < half; j += 4) {
+          const o = <usize>j << 3;
+          const t = to + (<usize>j << 2);
+          let l0 = v128.load(srcRef + from + o), l1 = v128.load(srcRef + from + o, 16);
+          v128.store(evenRef + t, f32x4.shuffle(l0, l1, 0, 2, 4, 6));
+          v128.store(oddRef + t, f32x4.shuffle(l0, l1, 1, 3, 5, 7));
+          l0 = v128.load(srcCmp + from + o);
+          l1 = v128.load(srcCmp + from + o, 16);
+          v128.store(evenCmp + t, f32x4.shuffle(l0, l1, 0, 2, 4, 6));
+          v128.store(oddCmp + t, f32x4.shuffle(l0, l1, 1, 3, 5, 7));
+        }
+      }
+      const top = <usize>((cy - 4) % 9) * halfBytes;
       for (; x + 4 <= xEnd; x += 4) {
         // tap u = 2m reads even sample x - 2 + m, u = 2m + 1 the odd one
-        const at = top + (<usize>(x - 2) << 2);
+        const column = <usize>(x - 2) << 2;
         const zero = f64x2.splat(0);
         let rLo = zero, rHi = zero, cLo = zero, cHi = zero;
         // the taps written out (constant offsets), as the reference writes a window row
-        for (let v: usize = 0; v < 9; v++) {
+        let slot = top;
+        for (let v: usize = 0; v < 9; v++, slot = slot + halfBytes == ringBytes ? 0 : slot + halfBytes) {
           const k = lpf + v * 36;
-          const row = at + v * halfBytes;
+          const row = slot + column;
           const er = evenRef + row, or = oddRef + row, ec = evenCmp + row, oc = oddCmp + row;
           let t = v128.load32_splat(k);
           let p = f32x4.mul(v128.load(er, 0), t);

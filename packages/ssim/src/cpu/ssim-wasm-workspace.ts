@@ -48,7 +48,7 @@ export class SsimWasmWorkspace {
   private readonly taps: number;
   private readonly lpf: number;
   private readonly staging: number;
-  /** waveletDecimate's even and odd samples of both planes (four planes), sized for the input. */
+  /** waveletDecimate's even and odd samples of both planes: four rings of 9 rows, sized for the input. */
   private readonly split: number;
   private readonly ring: number;
   private readonly ringRowBytes: number;
@@ -62,7 +62,7 @@ export class SsimWasmWorkspace {
     this.taps = this.take(GAUSSIAN_TAPS.length * 4);
     this.lpf = this.take(LPF_9X9.length * 4);
     this.staging = this.take(width * height * 2 + SLACK_BYTES);
-    this.split = this.take(4 * height * (Math.ceil((width + 1) / 2 / 4) * 16));
+    this.split = this.take(4 * 9 * (Math.ceil((width + 1) / 2 / 4) * 16));
     // ring rows rounded up to whole 4-column steps: a row's last step writes past outW
     this.ringRowBytes = Math.ceil(Math.max(0, ssimWidth - WINDOW + 1) / 4) * 16;
     this.ring = this.take(5 * WINDOW * this.ringRowBytes);
