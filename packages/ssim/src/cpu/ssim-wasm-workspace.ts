@@ -69,7 +69,7 @@ export class SsimWasmWorkspace {
   }
 
   private take(bytes: number): number {
-    const at = (this.end + 15) & ~15;
+    const at = Math.ceil(this.end / 16) * 16; // not & ~15: addresses may pass 2^31
     this.end = at + bytes;
     return at;
   }
