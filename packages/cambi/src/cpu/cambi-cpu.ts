@@ -8,30 +8,50 @@ import { decimate, ModeFilter } from "./mode-filter.ts";
 import { antiDither, antiDitheredFrom8Bit, checkLumaRange, toTenBit } from "../numerics/preprocess.ts";
 import { MaskSpans } from "./mask-spans.ts";
 import { SpatialMask } from "./spatial-mask.ts";
-import { spatialPooling } from "../numerics/topk-pooling.ts";
+import { spatialPooling, type CValueList } from "../numerics/topk-pooling.ts";
+
+/** What computes a scale's c-values (c-values.ts's CValues, or the WebAssembly kernels): pooling reads the list it leaves. */
+export interface CValueEngine extends CValueList {
+  compute(image: Uint16Array, mask: MaskSpans, width: number, height: number, windowSize: number): void;
+}
+
+/**
+ * Where one cambi instance's pictures live and what computes its c-values: the TypeScript
+ * reference's own arrays by default; the WebAssembly path puts the pictures in its
+ * kernels' memory so that they read the filtered picture without a copy.
+ */
+export interface CambiWorkspace {
+  /** The picture of the current scale and the next one (ping-pong), and filtered samples under the mask: `allocWidth`·`allocHeight` samples each. */
+  readonly image: Uint16Array;
+  readonly other: Uint16Array;
+  readonly filtered: Uint16Array;
+  readonly cValues: CValueEngine;
+}
+
+/** The TypeScript reference's workspace. */
+export function typeScriptWorkspace(plan: CambiPlan): CambiWorkspace {
+  const n = plan.allocWidth * plan.allocHeight;
+  return { image: new Uint16Array(n), other: new Uint16Array(n), filtered: new Uint16Array(n), cValues: new CValues(plan, plan.allocWidth, plan.allocHeight) };
+}
 
 /** Working buffers of one cambi instance, sized once for the larger geometry. */
 class CambiBuffers {
-  /** The picture of the current scale and the next one (ping-pong), and filtered samples under the mask. */
   readonly image: Uint16Array;
   readonly other: Uint16Array;
   readonly filtered: Uint16Array;
   readonly mask: MaskSpans;
   readonly spatialMask: SpatialMask;
   readonly modeFilter: ModeFilter;
-  readonly cValues: CValues;
+  readonly cValues: CValueEngine;
   private dense?: Float32Array;
   private readonly n: number;
 
-  constructor(plan: CambiPlan) {
+  constructor(plan: CambiPlan, workspace: CambiWorkspace) {
     const n = (this.n = plan.allocWidth * plan.allocHeight);
-    this.image = new Uint16Array(n);
-    this.other = new Uint16Array(n);
-    this.filtered = new Uint16Array(n);
+    ({ image: this.image, other: this.other, filtered: this.filtered, cValues: this.cValues } = workspace);
     this.mask = new MaskSpans(plan.allocHeight, Math.max(1024, n >> 6));
     this.spatialMask = new SpatialMask(plan.allocWidth);
     this.modeFilter = new ModeFilter(plan.allocWidth);
-    this.cValues = new CValues(plan, plan.allocWidth, plan.allocHeight);
   }
 
   /** Room for a whole picture of c-values: only heatmaps and the pooling's quickselect need one. */
@@ -52,13 +72,17 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
   private scoreName: string;
   private readonly perScale = new Float64Array(NUM_SCALES);
 
-  constructor(readonly options: CambiOptions) {
+  /** `workspace`: the TypeScript reference's by default, the WebAssembly kernels' in CambiWasm (cambi-wasm.ts). */
+  constructor(
+    readonly options: CambiOptions,
+    private readonly workspace: (plan: CambiPlan) => CambiWorkspace = typeScriptWorkspace,
+  ) {
     this.scoreName = cambiScoreName(options);
   }
 
   init(format: PictureFormat): void {
     this.plan = planCambi(this.options, format);
-    this.buffers = new CambiBuffers(this.plan);
+    this.buffers = new CambiBuffers(this.plan, this.workspace(this.plan));
     if (this.plan.heatmapsPath) this.heatmaps = new Heatmaps(this.plan);
   }
 

@@ -1,4 +1,11 @@
-import type { CValues } from "../cpu/c-values.ts";
+/** A scale's non-zero c-values as pooling reads them (c-values.ts's CValues, or the WebAssembly kernels' list). */
+export interface CValueList {
+  /** How many are non-zero, and their sum in double in row-major order. */
+  readonly count: number;
+  readonly sum: number;
+  /** Spreads them into a full picture of `n` values (zero where none). */
+  writeDense(out: Float32Array, n: number): void;
+}
 
 /**
  * libvmaf's spatial pooling: the mean of the k = topk · n largest c-values (k clipped to
@@ -19,7 +26,7 @@ export function topkCount(topk: number, n: number): number {
 }
 
 /** Pools the c-values of an n-pixel picture; `scratch` gives room for all n when the quickselect is needed. */
-export function spatialPooling(cValues: CValues, n: number, topk: number, scratch: () => Float32Array): number {
+export function spatialPooling(cValues: CValueList, n: number, topk: number, scratch: () => Float32Array): number {
   const k = topkCount(topk, n);
   if (cValues.count <= k && cValues.sum < EXACT_SUM_LIMIT) return cValues.sum / k;
   const values = scratch();

@@ -1,0 +1,394 @@
+// CAMBI's WebAssembly SIMD kernels, in AssemblyScript (ADR 0040). They compute what
+// src/cpu/c-values.ts and code-runs.ts compute, bit for bit: those stay the readable
+// specification, and the tests hold the two paths to each other and to libvmaf. Built by
+// tools/build-wasm.ts into src/cpu/wasm/cambi-kernels.wasm.ts.
+//
+// Memory is laid out by the caller (src/cpu/cambi-wasm.ts), every pointer a byte address:
+// the plan's tables (visible steps per band code, their first step, the contrast weights,
+// the float reciprocal table), the sliding histograms (u16, `histRows` rows of the current
+// width, zero rows above and below the band so no step indexes outside), a ring of the
+// code runs of the 2·pad + 2 rows the window covers (one row's runs per slot, at most
+// `width` of them), the mask spans of the current scale (copied in per scale) and the
+// sparse c-value list (room for one per pixel).
+//
+// Exactness: the counts are integers below 2^16 (a window holds at most 127² pixels), so
+// the u16 adds of the histograms (which wrap like the reference's Uint16Array when a
+// removal runs first) end on the same values; a c-value is (float)(w · p0 · pmax) times
+// the float reciprocal of p0 + pmax: the product is below 9 · 4225² < 2^31, converted with
+// one rounding like Math.fround of the exact double, and f32 multiplication rounds once
+// like Math.fround of the (exact) double product of two floats.
+
+// ---------------------------------------------------------------------------------------
+// The plan, set by configure()
+
+let steps: usize = 0; // u32 per band code: bit d when step d + 1 is visible there
+let firstStep: usize = 0; // u8 per band code: its lowest visible step
+let weights: usize = 0; // i32 per step
+let reciprocal: usize = 0; // f32 per count
+let numDiffs: i32 = 0;
+let bandBase: i32 = 0;
+let bandSize: i32 = 0;
+let hist: usize = 0;
+let histRows: i32 = 0;
+let ringStart: usize = 0; // i32 [slot][run]
+let ringEnd: usize = 0;
+let ringCode: usize = 0;
+let ringCount: usize = 0; // i32 per slot
+let ringSlots: i32 = 0;
+let ringCapacity: i32 = 0;
+let positions: usize = 0; // i32 per c-value
+let values: usize = 0; // f32 per c-value
+
+/** Where the caller may start laying out its buffers. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/**
+ * The plan's tables and the buffers, laid out by the caller once per format; the ring has
+ * `slots` slots of `capacity` runs (slots ≥ 2·pad + 2 for every window used).
+ */
+export function configure(
+  stepsAt: usize, firstStepAt: usize, weightsAt: usize, reciprocalAt: usize, diffs: i32, base: i32, size: i32,
+  histAt: usize, rows: i32, startAt: usize, endAt: usize, codeAt: usize, countAt: usize, slots: i32, capacity: i32,
+  positionsAt: usize, valuesAt: usize,
+): void {
+  steps = stepsAt;
+  firstStep = firstStepAt;
+  weights = weightsAt;
+  reciprocal = reciprocalAt;
+  numDiffs = diffs;
+  bandBase = base;
+  bandSize = size;
+  hist = histAt;
+  histRows = rows;
+  ringStart = startAt;
+  ringEnd = endAt;
+  ringCode = codeAt;
+  ringCount = countAt;
+  ringSlots = slots;
+  ringCapacity = capacity;
+  positions = positionsAt;
+  values = valuesAt;
+}
+
+// the picture being scored
+let image: usize = 0;
+let spanRow: usize = 0;
+let spanStart: usize = 0;
+let spanEnd: usize = 0;
+let width: i32 = 0;
+let pad: i32 = 0;
+let count: i32 = 0;
+let total: f64 = 0;
+
+/** How many c-values the last compute() wrote (positions and values at the configured addresses). */
+export function cValueCount(): i32 {
+  return count;
+}
+
+/** Their sum in double, in row-major order, as the reference sums it. */
+export function cValueSum(): f64 {
+  return total;
+}
+
+/**
+ * c-values.ts's CValues.compute: the c-values of the `w`×`h` u16 picture at `picture`, over
+ * the mask spans (rowStart: h + 1 i32, start and end: i32 per span), window 2·`half` + 1.
+ */
+export function compute(picture: usize, rowStartAt: usize, startAt: usize, endAt: usize, w: i32, h: i32, half: i32): void {
+  image = picture;
+  spanRow = rowStartAt;
+  spanStart = startAt;
+  spanEnd = endAt;
+  width = w;
+  pad = half;
+  count = 0;
+  total = 0;
+  memory.fill(hist, 0, <usize>(histRows * w) << 1);
+  for (let r = 0; r < half && r < h; r++) buildRuns(r);
+  for (let r = 0; r < half; r++) slide(r < h ? r : -1, -1);
+  for (let i = 0; i < h; i++) {
+    const add = i + half < h ? i + half : -1;
+    if (add >= 0) buildRuns(add);
+    slide(add, i - half - 1);
+    cValuesRow(i);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Code runs (code-runs.ts), one row at a time into its ring slot
+
+@inline
+function slotOf(row: i32): i32 {
+  return row % ringSlots;
+}
+
+/** The runs of equal in-band codes under row `y`'s mask spans, as histogram rows (code − bandBase + numDiffs). */
+function buildRuns(y: i32): void {
+  const slot = slotOf(y);
+  const base = <usize>(slot * ringCapacity) << 2;
+  const row = image + (<usize>(y * width) << 1);
+  let n = 0;
+  for (let s = load<i32>(spanRow + (<usize>y << 2)), last = load<i32>(spanRow + (<usize>(y + 1) << 2)); s < last; s++) {
+    const stop = load<i32>(spanEnd + (<usize>s << 2)) + 1;
+    let k = load<i32>(spanStart + (<usize>s << 2));
+    while (k < stop) {
+      const v = <i32>load<u16>(row + (<usize>k << 1));
+      const k1 = runEnd(row, k + 1, stop, v);
+      const u = v - bandBase;
+      if (<u32>u < <u32>bandSize) {
+        const at = base + (<usize>n << 2);
+        store<i32>(ringStart + at, k);
+        store<i32>(ringEnd + at, k1 - 1);
+        store<i32>(ringCode + at, u + numDiffs);
+        n++;
+      }
+      k = k1;
+    }
+  }
+  store<i32>(ringCount + (<usize>slot << 2), n);
+}
+
+/** The first column from `k` on (below `stop`) whose sample is not `v`: eight samples a step. */
+@inline
+function runEnd(row: usize, k: i32, stop: i32, v: i32): i32 {
+  const splat = i16x8.splat(<i16>v);
+  while (k + 8 <= stop) {
+    const differ = i16x8.bitmask(v128.not(i16x8.eq(v128.load(row + (<usize>k << 1)), splat)));
+    if (differ != 0) return k + ctz(differ);
+    k += 8;
+  }
+  while (k < stop && <i32>load<u16>(row + (<usize>k << 1)) == v) k++;
+  return k;
+}
+
+// ---------------------------------------------------------------------------------------
+// Sliding histograms (c-values.ts's slide, piece, flushPiece and trapezoid)
+
+const NONE: i32 = 0x7fffffff;
+// the piece being merged, per side (0 adds, 1 removes; code -1: none)
+let pendingCode0: i32 = -1;
+let pendingStart0: i32 = 0;
+let pendingEnd0: i32 = 0;
+let pendingCode1: i32 = -1;
+let pendingStart1: i32 = 0;
+let pendingEnd1: i32 = 0;
+
+/** Adds row `add`'s runs and removes row `remove`'s (-1: none); where both hold the same code nothing is done. */
+function slide(add: i32, remove: i32): void {
+  const sa = add >= 0 ? <usize>(slotOf(add) * ringCapacity) << 2 : 0;
+  const sb = remove >= 0 ? <usize>(slotOf(remove) * ringCapacity) << 2 : 0;
+  let ia: usize = sa;
+  const ea: usize = add >= 0 ? sa + (<usize>load<i32>(ringCount + (<usize>slotOf(add) << 2)) << 2) : 0;
+  let ib: usize = sb;
+  const eb: usize = remove >= 0 ? sb + (<usize>load<i32>(ringCount + (<usize>slotOf(remove) << 2)) << 2) : 0;
+  let pos = 0;
+  while (ia < ea || ib < eb) {
+    const as = ia < ea ? max(load<i32>(ringStart + ia), pos) : NONE;
+    const bs = ib < eb ? max(load<i32>(ringStart + ib), pos) : NONE;
+    if (as == bs) {
+      const ae = load<i32>(ringEnd + ia);
+      const be = load<i32>(ringEnd + ib);
+      const e = ae < be ? ae : be;
+      const ca = load<i32>(ringCode + ia);
+      const cb = load<i32>(ringCode + ib);
+      if (ca != cb) {
+        piece0(ca, as, e);
+        piece1(cb, as, e);
+      }
+      pos = e + 1;
+      if (ae == e) ia += 4;
+      if (be == e) ib += 4;
+    } else if (as < bs) {
+      const ae = load<i32>(ringEnd + ia);
+      const e = ae < bs - 1 ? ae : bs - 1;
+      piece0(load<i32>(ringCode + ia), as, e);
+      pos = e + 1;
+      if (ae == e) ia += 4;
+    } else {
+      const be = load<i32>(ringEnd + ib);
+      const e = be < as - 1 ? be : as - 1;
+      piece1(load<i32>(ringCode + ib), bs, e);
+      pos = e + 1;
+      if (be == e) ib += 4;
+    }
+  }
+  if (pendingCode0 >= 0) trapezoid(pendingCode0, pendingStart0, pendingEnd0, 1);
+  if (pendingCode1 >= 0) trapezoid(pendingCode1, pendingStart1, pendingEnd1, -1);
+  pendingCode0 = -1;
+  pendingCode1 = -1;
+}
+
+@inline
+function piece0(row: i32, x0: i32, x1: i32): void {
+  if (pendingCode0 == row && pendingEnd0 + 1 == x0) {
+    pendingEnd0 = x1;
+    return;
+  }
+  if (pendingCode0 >= 0) trapezoid(pendingCode0, pendingStart0, pendingEnd0, 1);
+  pendingCode0 = row;
+  pendingStart0 = x0;
+  pendingEnd0 = x1;
+}
+
+@inline
+function piece1(row: i32, x0: i32, x1: i32): void {
+  if (pendingCode1 == row && pendingEnd1 + 1 == x0) {
+    pendingEnd1 = x1;
+    return;
+  }
+  if (pendingCode1 >= 0) trapezoid(pendingCode1, pendingStart1, pendingEnd1, -1);
+  pendingCode1 = row;
+  pendingStart1 = x0;
+  pendingEnd1 = x1;
+}
+
+// 0..7 and 8 per lane, for the ramps
+const RAMP: v128 = i16x8(0, 1, 2, 3, 4, 5, 6, 7);
+
+/**
+ * Adds `sign` per pixel of columns [x0, x1] of histogram row `row` to every column within
+ * `pad` of it: a ramp rising by one per column, a flat part, a ramp falling by one; eight
+ * columns a step in i16 lanes (the adds wrap mod 2^16, as the reference's u16 stores do).
+ */
+function trapezoid(row: i32, x0: i32, x1: i32, sign: i32): void {
+  const base = hist + (<usize>(row * width) << 1);
+  const lo = x0 - pad > 0 ? x0 - pad : 0;
+  const end = x1 + pad < width - 1 ? x1 + pad + 1 : width;
+  const rightStops = x1 - pad;
+  const leftMoves = x0 + pad + 1;
+  const flatFrom = min(max(min(rightStops, leftMoves), lo), end);
+  const flatTo = min(max(max(rightStops, leftMoves), flatFrom), end);
+  let c = lo;
+  // rising: sign · (c + pad − x0 + 1) at column c
+  let amount = sign * (c + pad - x0 + 1);
+  const rising = sign > 0 ? RAMP : i16x8.neg(RAMP);
+  const step8 = i16x8.splat(<i16>(sign * 8));
+  let ramp = i16x8.add(i16x8.splat(<i16>amount), rising);
+  for (; c + 8 <= flatFrom; c += 8) {
+    const at = base + (<usize>c << 1);
+    v128.store(at, i16x8.add(v128.load(at), ramp));
+    ramp = i16x8.add(ramp, step8);
+  }
+  amount = sign * (c + pad - x0 + 1);
+  for (; c < flatFrom; c++, amount += sign) {
+    const at = base + (<usize>c << 1);
+    store<u16>(at, load<u16>(at) + amount);
+  }
+  const flat = sign * (rightStops <= leftMoves - 1 ? x1 - x0 + 1 : 2 * pad + 1);
+  const flatV = i16x8.splat(<i16>flat);
+  for (; c + 8 <= flatTo; c += 8) {
+    const at = base + (<usize>c << 1);
+    v128.store(at, i16x8.add(v128.load(at), flatV));
+  }
+  for (; c < flatTo; c++) {
+    const at = base + (<usize>c << 1);
+    store<u16>(at, load<u16>(at) + flat);
+  }
+  // falling: sign · (x1 − c + pad + 1) at column c
+  amount = sign * (x1 - c + pad + 1);
+  ramp = i16x8.sub(i16x8.splat(<i16>amount), rising);
+  for (; c + 8 <= end; c += 8) {
+    const at = base + (<usize>c << 1);
+    v128.store(at, i16x8.add(v128.load(at), ramp));
+    ramp = i16x8.sub(ramp, step8);
+  }
+  amount = sign * (x1 - c + pad + 1);
+  for (; c < end; c++, amount -= sign) {
+    const at = base + (<usize>c << 1);
+    store<u16>(at, load<u16>(at) + amount);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// c-values of one row (c-values.ts's cValuesRow)
+
+/**
+ * For every pixel of row `i`'s runs whose code has visible steps: the largest
+ * w_d · p0 · pmax / (p0 + pmax) over those steps, pmax the larger count d + 1 codes up or
+ * down; four pixels a step in i32 and f32 lanes, the reciprocal read per lane. Non-zero
+ * ones are appended (position, value) in column order and summed in double.
+ */
+function cValuesRow(i: i32): void {
+  const slot = slotOf(i);
+  const base = <usize>(slot * ringCapacity) << 2;
+  const runs = load<i32>(ringCount + (<usize>slot << 2));
+  const rowAt = i * width;
+  let n = count;
+  let sum: f64 = 0;
+  for (let j = 0; j < runs; j++) {
+    const r = base + (<usize>j << 2);
+    const code = load<i32>(ringCode + r);
+    const bits = load<u32>(steps + (<usize>(code - numDiffs) << 2));
+    if (bits == 0) continue;
+    const d0 = <i32>load<u8>(firstStep + <usize>(code - numDiffs));
+    const x1 = load<i32>(ringEnd + r);
+    let x = load<i32>(ringStart + r);
+    const centre = hist + (<usize>(code * width) << 1);
+    for (; x + 4 <= x1 + 1; x += 4) {
+      const at = centre + (<usize>x << 1);
+      const p0 = v128.load16x4_u(at);
+      let c = f32x4.splat(0);
+      for (let d = d0; d < numDiffs; d++) {
+        if ((bits & (1 << d)) == 0) continue;
+        const step = <usize>((d + 1) * width) << 1;
+        const pm = i32x4.max_u(v128.load16x4_u(at + step), v128.load16x4_u(at - step));
+        const product = f32x4.convert_i32x4_s(i32x4.mul(i32x4.mul(p0, i32x4.splat(load<i32>(weights + (<usize>d << 2)))), pm));
+        const sums = i32x4.add(p0, pm);
+        let inverse = f32x4.splat(load<f32>(reciprocal + (<usize>i32x4.extract_lane(sums, 0) << 2)));
+        inverse = f32x4.replace_lane(inverse, 1, load<f32>(reciprocal + (<usize>i32x4.extract_lane(sums, 1) << 2)));
+        inverse = f32x4.replace_lane(inverse, 2, load<f32>(reciprocal + (<usize>i32x4.extract_lane(sums, 2) << 2)));
+        inverse = f32x4.replace_lane(inverse, 3, load<f32>(reciprocal + (<usize>i32x4.extract_lane(sums, 3) << 2)));
+        // every value is ≥ 0 and none is NaN: max is the reference's `if (val > c) c = val`
+        c = f32x4.max(c, f32x4.mul(product, inverse));
+      }
+      if (v128.any_true(c)) {
+        n = emit(n, rowAt + x, f32x4.extract_lane(c, 0));
+        n = emit(n, rowAt + x + 1, f32x4.extract_lane(c, 1));
+        n = emit(n, rowAt + x + 2, f32x4.extract_lane(c, 2));
+        n = emit(n, rowAt + x + 3, f32x4.extract_lane(c, 3));
+        sum = sumOf(sum, c);
+      }
+    }
+    for (; x <= x1; x++) {
+      const at = centre + (<usize>x << 1);
+      const p0 = <i32>load<u16>(at);
+      let c: f32 = 0;
+      for (let d = d0; d < numDiffs; d++) {
+        if ((bits & (1 << d)) == 0) continue;
+        const step = <usize>((d + 1) * width) << 1;
+        const p1 = <i32>load<u16>(at + step);
+        const p2 = <i32>load<u16>(at - step);
+        const pm = p1 > p2 ? p1 : p2;
+        const val = <f32>(load<i32>(weights + (<usize>d << 2)) * p0 * pm) * load<f32>(reciprocal + (<usize>(pm + p0) << 2));
+        if (val > c) c = val;
+      }
+      if (c > 0) {
+        n = emit(n, rowAt + x, c);
+        sum += <f64>c;
+      }
+    }
+  }
+  count = n;
+  total += sum;
+}
+
+/** Appends a non-zero c-value; zero is skipped. */
+@inline
+function emit(n: i32, position: i32, value: f32): i32 {
+  if (value == 0) return n;
+  store<i32>(positions + (<usize>n << 2), position);
+  store<f32>(values + (<usize>n << 2), value);
+  return n + 1;
+}
+
+/** `sum` plus the four lanes in order (zeros add nothing: 0 is exact). */
+@inline
+function sumOf(sum: f64, c: v128): f64 {
+  sum += <f64>f32x4.extract_lane(c, 0);
+  sum += <f64>f32x4.extract_lane(c, 1);
+  sum += <f64>f32x4.extract_lane(c, 2);
+  sum += <f64>f32x4.extract_lane(c, 3);
+  return sum;
+}

@@ -1,0 +1,129 @@
+import { kernelsModule, reserveMemory } from "@vq/core";
+import type { CambiOptions } from "../definition.ts";
+import type { CambiPlan } from "../numerics/cambi-plan.ts";
+import { RECIPROCAL } from "../numerics/reciprocal.ts";
+import { visibleSteps } from "./c-values.ts";
+import { CambiCpu, type CambiWorkspace, type CValueEngine } from "./cambi-cpu.ts";
+import type { MaskSpans } from "./mask-spans.ts";
+import { CAMBI_KERNELS_WASM } from "./wasm/cambi-kernels.wasm.ts";
+
+/** The kernels' exports (assembly/cambi-kernels.ts); pointers are byte addresses in `memory`. */
+interface CambiKernels {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  configure(
+    steps: number, firstStep: number, weights: number, reciprocal: number, numDiffs: number, bandBase: number, bandSize: number,
+    hist: number, histRows: number, start: number, end: number, code: number, count: number, slots: number, capacity: number,
+    positions: number, values: number,
+  ): void;
+  compute(picture: number, rowStart: number, start: number, end: number, width: number, height: number, pad: number): void;
+  cValueCount(): number;
+  cValueSum(): number;
+}
+
+/** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
+export function cambiKernelsModule(): WebAssembly.Module | undefined {
+  return kernelsModule("cambi", CAMBI_KERNELS_WASM);
+}
+
+/** Bytes a SIMD step may read past a buffer's end. */
+const SLACK = 16;
+
+/** A bump layout of 16-byte-aligned buffers in the kernels' memory. */
+class Layout {
+  constructor(public end: number) {}
+  take(bytes: number): number {
+    const at = (this.end + 15) & ~15;
+    this.end = at + bytes + SLACK;
+    return at;
+  }
+}
+
+/**
+ * c-values (c-values.ts's CValues) on the WebAssembly kernels: the same list, in the
+ * kernels' memory. The mask spans are copied in per scale (a few KB); the picture must be
+ * one of the workspace's, which live in the same memory.
+ */
+class WasmCValues implements CValueEngine {
+  count = 0;
+  sum = 0;
+
+  constructor(
+    private readonly kernels: CambiKernels,
+    private readonly spans: { rowStart: number; start: number; end: number; capacity: number },
+    private readonly list: { positions: number; values: number },
+  ) {}
+
+  compute(image: Uint16Array, mask: MaskSpans, width: number, height: number, windowSize: number): void {
+    const { kernels, spans } = this;
+    const buffer = kernels.memory.buffer;
+    if (image.buffer !== buffer) throw new Error("cambi: the WebAssembly c-values read a picture outside the kernels' memory");
+    const n = mask.rowStart[height]!;
+    if (n > spans.capacity) throw new Error(`cambi: ${n} mask spans, room for ${spans.capacity}`);
+    new Int32Array(buffer, spans.rowStart, height + 1).set(mask.rowStart.subarray(0, height + 1));
+    new Int32Array(buffer, spans.start, n).set(mask.start.subarray(0, n));
+    new Int32Array(buffer, spans.end, n).set(mask.end.subarray(0, n));
+    kernels.compute(image.byteOffset, spans.rowStart, spans.start, spans.end, width, height, windowSize >> 1);
+    this.count = kernels.cValueCount();
+    this.sum = kernels.cValueSum();
+  }
+
+  writeDense(out: Float32Array, n: number): void {
+    out.fill(0, 0, n);
+    const buffer = this.kernels.memory.buffer;
+    const positions = new Int32Array(buffer, this.list.positions, this.count);
+    const values = new Float32Array(buffer, this.list.values, this.count);
+    for (let j = 0; j < this.count; j++) out[positions[j]!] = values[j]!;
+  }
+}
+
+/**
+ * A workspace in a new instance of the kernels (ADR 0040): the three pictures, the plan's
+ * tables, the sliding histograms, the ring of code runs, room for the mask spans and for
+ * a c-value per pixel, all laid out once; the memory never grows afterwards, so the
+ * pictures' views stay valid.
+ */
+export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): CambiWorkspace {
+  const kernels = new WebAssembly.Instance(module).exports as unknown as CambiKernels;
+  const { allocWidth: w, allocHeight: h, numDiffs, bandBase, bandSize } = plan;
+  const n = w * h;
+  const layout = new Layout(kernels.heapBase());
+  const pictures = [0, 1, 2].map(() => layout.take(n * 2));
+  const steps = layout.take(bandSize * 4);
+  const firstStep = layout.take(bandSize);
+  const weights = layout.take(numDiffs * 4);
+  const reciprocal = layout.take(RECIPROCAL.length * 4);
+  const histRows = bandSize + 2 * numDiffs + 1;
+  const hist = layout.take(histRows * w * 2);
+  // rows i − pad − 1 to i + pad are live while row i is scored
+  const slots = Math.max(plan.enc.windowSize, plan.src.windowSize) + 1;
+  const runs = slots * w;
+  const start = layout.take(runs * 4);
+  const end = layout.take(runs * 4);
+  const code = layout.take(runs * 4);
+  const count = layout.take(slots * 4);
+  // a row has at most ⌈w/2⌉ spans (a gap between two)
+  const spanCapacity = h * ((w + 1) >> 1);
+  const spans = { rowStart: layout.take((h + 1) * 4), start: layout.take(spanCapacity * 4), end: layout.take(spanCapacity * 4), capacity: spanCapacity };
+  const list = { positions: layout.take(n * 4), values: layout.take(n * 4) };
+  reserveMemory(kernels.memory, layout.end);
+  const buffer = kernels.memory.buffer;
+  const stepBits = visibleSteps(plan);
+  new Uint32Array(buffer, steps, bandSize).set(stepBits);
+  new Uint8Array(buffer, firstStep, bandSize).set(stepBits.map((bits) => (bits === 0 ? 0 : 31 - Math.clz32(bits & -bits))));
+  new Int32Array(buffer, weights, numDiffs).set(plan.diffWeights);
+  new Float32Array(buffer, reciprocal, RECIPROCAL.length).set(RECIPROCAL);
+  kernels.configure(steps, firstStep, weights, reciprocal, numDiffs, bandBase, bandSize, hist, histRows, start, end, code, count, slots, w, list.positions, list.values);
+  const [image, other, filtered] = pictures.map((at) => new Uint16Array(buffer, at, n));
+  return { image: image!, other: other!, filtered: filtered!, cValues: new WasmCValues(kernels, spans, list) };
+}
+
+/**
+ * libvmaf's cambi on the CPU with the WebAssembly SIMD kernels (ADR 0040): CambiCpu with its
+ * c-values computed by the kernels; the same doubles as the TypeScript reference.
+ */
+export class CambiWasm extends CambiCpu {
+  constructor(options: CambiOptions, module: WebAssembly.Module) {
+    super(options, (plan) => wasmWorkspace(module, plan));
+  }
+}
