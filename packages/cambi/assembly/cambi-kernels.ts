@@ -392,3 +392,121 @@ function sumOf(sum: f64, c: v128): f64 {
   sum += <f64>f32x4.extract_lane(c, 3);
   return sum;
 }
+
+// ---------------------------------------------------------------------------------------
+// Spatial mask (spatial-mask.ts)
+
+/** Pixels under the mask the last spatialMask() found. */
+let maskPixels: i32 = 0;
+
+export function maskedPixels(): i32 {
+  return maskPixels;
+}
+
+const MASK_FILTER_SIZE: i32 = 7;
+const MASK_PAD: i32 = 3;
+const ONES: v128 = i8x16.splat(1);
+
+/**
+ * spatial-mask.ts's SpatialMask.compute: the spans (rowStart: h + 1 i32, start and end: i32
+ * per span; their count returned) where more than `threshold` of the 7x7 pixels around a
+ * pixel (clipped) are flat, a pixel being flat when it equals its right and lower
+ * neighbours. `ring` holds 7 rows of flatness (u8, `w` + 16 bytes each) and `columns` the
+ * column sums over them (u8: at most 7), with 16 zero bytes before column 0 and 32 after
+ * column w − 1: the 7-column sums (at most 49) are then sixteen columns a step, and the
+ * mask's transitions come from their comparison's bitmask.
+ */
+export function spatialMask(picture: usize, w: i32, h: i32, threshold: i32, ring: usize, columnsAt: usize, rowStart: usize, start: usize, end: usize): i32 {
+  const stride = <usize>(w + 16);
+  const columns = columnsAt + 16;
+  memory.fill(ring, 0, stride * MASK_FILTER_SIZE);
+  memory.fill(columnsAt, 0, <usize>(w + 48));
+  for (let r = 0; r < MASK_PAD; r++) enterRow(picture, w, h, r, ring + <usize>(r % MASK_FILTER_SIZE) * stride, columns);
+  const limit = i8x16.splat(<i8>threshold);
+  let n = 0;
+  let pixels = 0;
+  for (let i = 0; i < h; i++) {
+    const r = i + MASK_PAD;
+    enterRow(picture, w, h, r, ring + <usize>(r % MASK_FILTER_SIZE) * stride, columns);
+    store<i32>(rowStart + (<usize>i << 2), n);
+    let open = -1;
+    let previous: u32 = 0;
+    for (let j = 0; j < w; j += 16) {
+      const at = columns + <usize>j;
+      const sum = i8x16.add(
+        i8x16.add(i8x16.add(v128.load(at - 3), v128.load(at - 2)), i8x16.add(v128.load(at - 1), v128.load(at))),
+        i8x16.add(i8x16.add(v128.load(at + 1), v128.load(at + 2)), v128.load(at + 3)),
+      );
+      let bits = <u32>i8x16.bitmask(i8x16.gt_u(sum, limit));
+      if (w - j < 16) bits &= (1 << (w - j)) - 1;
+      // a set bit of `changes` is a column where the mask starts or ends
+      let changes = (bits ^ ((bits << 1) | previous)) & 0xffff;
+      previous = bits >> 15;
+      while (changes != 0) {
+        const x = j + <i32>ctz(changes);
+        changes &= changes - 1;
+        if (open < 0) {
+          open = x;
+        } else {
+          store<i32>(start + (<usize>n << 2), open);
+          store<i32>(end + (<usize>n << 2), x - 1);
+          n++;
+          pixels += x - open;
+          open = -1;
+        }
+      }
+    }
+    if (open >= 0) {
+      store<i32>(start + (<usize>n << 2), open);
+      store<i32>(end + (<usize>n << 2), w - 1);
+      n++;
+      pixels += w - open;
+    }
+  }
+  store<i32>(rowStart + (<usize>h << 2), n);
+  maskPixels = pixels;
+  return n;
+}
+
+/**
+ * Puts row `r`'s flatness (zero past the last row) in its ring slot `slot`, updating the
+ * column sums: sixteen columns a step up to the last column, which (with the last row)
+ * compares only where there is a neighbour.
+ */
+function enterRow(picture: usize, w: i32, h: i32, r: i32, slot: usize, columns: usize): void {
+  if (r >= h) {
+    for (let c = 0; c < w; c += 16) {
+      const at = columns + <usize>c;
+      v128.store(at, i8x16.sub(v128.load(at), v128.load(slot + <usize>c)));
+    }
+    memory.fill(slot, 0, <usize>w);
+    return;
+  }
+  const row = picture + (<usize>(r * w) << 1);
+  const lastRow = r == h - 1;
+  const below = lastRow ? row : row + (<usize>w << 1); // the last row compares with itself: equal
+  const last = w - 1;
+  let c = 0;
+  for (; c + 16 <= last; c += 16) {
+    const p = row + (<usize>c << 1);
+    const q = below + (<usize>c << 1);
+    const a0 = v128.load(p);
+    const a1 = v128.load(p, 16);
+    const f0 = v128.and(i16x8.eq(a0, v128.load(p, 2)), i16x8.eq(a0, v128.load(q)));
+    const f1 = v128.and(i16x8.eq(a1, v128.load(p, 18)), i16x8.eq(a1, v128.load(q, 16)));
+    const f = v128.and(i8x16.narrow_i16x8_s(f0, f1), ONES);
+    const at = columns + <usize>c;
+    const old = slot + <usize>c;
+    v128.store(at, i8x16.add(v128.load(at), i8x16.sub(f, v128.load(old))));
+    v128.store(old, f);
+  }
+  for (; c < last; c++) {
+    const v = load<u16>(row + (<usize>c << 1));
+    const f: u8 = v == load<u16>(row + (<usize>(c + 1) << 1)) && v == load<u16>(below + (<usize>c << 1)) ? 1 : 0;
+    store<u8>(columns + <usize>c, load<u8>(columns + <usize>c) + f - load<u8>(slot + <usize>c));
+    store<u8>(slot + <usize>c, f);
+  }
+  const f: u8 = load<u16>(row + (<usize>last << 1)) == load<u16>(below + (<usize>last << 1)) ? 1 : 0;
+  store<u8>(columns + <usize>last, load<u8>(columns + <usize>last) + f - load<u8>(slot + <usize>last));
+  store<u8>(slot + <usize>last, f);
+}

@@ -1,14 +1,19 @@
 // tinybench: cambi at 1080p (golden nat_1920x1080, first frame pair) on the CPU, one frame
 // per iteration: the whole extractor with default options, full_ref and the VMAF v1
-// models' options, then each pass on its own; then frames per second through vq's
-// scoring pipeline on one thread and on two worker threads (frames spread round-robin).
+// models' options, on the TypeScript reference and on the WebAssembly SIMD kernels (ADR
+// 0040), then each pass on its own; then frames per second through vq's
+// scoring pipeline on one thread and on two worker threads (frames spread round-robin), with
+// the kernels the catalogue selects (VQ_CPU_KERNELS=ts: the TypeScript reference).
 import { Bench } from "tinybench";
 import { CpuBackend, Picture, scoreVideos, ThreadedCpuBackend, type VideoReader } from "@vq/core";
 import { cpuFrameTask, firstFrame, GOLDEN_1080P, msPerIteration } from "../../../tools/bench-tasks.ts";
 import { planCambi, NUM_SCALES } from "../src/numerics/cambi-plan.ts";
 import { CambiCpu } from "../src/cpu/cambi-cpu.ts";
+import { CambiWasm, wasmWorkspace } from "../src/cpu/cambi-wasm.ts";
+import { CAMBI_KERNELS_WASM } from "../src/cpu/wasm/cambi-kernels.wasm.ts";
 import { CValues } from "../src/cpu/c-values.ts";
 import { cambiOptions, type CambiOptions } from "../src/definition.ts";
+import { cambiFeature } from "../src/index.ts";
 import { MaskSpans } from "../src/cpu/mask-spans.ts";
 import { ModeFilter } from "../src/cpu/mode-filter.ts";
 import { antiDitheredFrom8Bit } from "../src/numerics/preprocess.ts";
@@ -24,8 +29,10 @@ const add = (name: string, fn: () => unknown) => {
   bench.add(name, fn);
 };
 
+const module = new WebAssembly.Module(Uint8Array.from(atob(CAMBI_KERNELS_WASM), (c) => c.charCodeAt(0)));
 function extractorTask(name: string, options: Partial<CambiOptions>) {
   add(name, cpuFrameTask(new CambiCpu(cambiOptions.resolve(options)), () => ({ ref, dist })));
+  add(`${name}, wasm`, cpuFrameTask(new CambiWasm(cambiOptions.resolve(options), module), () => ({ ref, dist })));
 }
 extractorTask("cambi (default options)", {});
 extractorTask("cambi full_ref (distorted + reference)", { full_ref: true });
@@ -54,6 +61,13 @@ add("pass: mode filter, scale 0", () => {
 scratch.set(image);
 const scale0 = modeFilter.run(scratch, W, H, mask, filtered, next).slice();
 add("pass: c-values, scale 0", () => cValues.compute(scale0, mask, W, H, windowSize));
+// the same passes on the kernels, in their workspace (pictures and mask in their memory)
+const workspace = wasmWorkspace(module, plan);
+workspace.image.set(image);
+workspace.spatialMask.compute(workspace.image, W, H, workspace.mask);
+workspace.filtered.set(scale0);
+add("pass: spatial mask, wasm", () => workspace.spatialMask.compute(workspace.image, W, H, workspace.mask));
+add("pass: c-values, scale 0, wasm", () => workspace.cValues.compute(workspace.filtered, workspace.mask, W, H, windowSize));
 add("pass: top-k pooling, scale 0", () => spatialPooling(cValues, W * H, plan.topk, () => dense));
 
 await bench.run();
@@ -99,8 +113,8 @@ const FRAMES = 40;
 for (const threads of [1, 2]) {
   const backend =
     threads === 1
-      ? new CpuBackend([new CambiCpu(cambiOptions.defaults)])
-      : new ThreadedCpuBackend([{ extractor: new CambiCpu(cambiOptions.defaults), spec: { name: "cambi", options: {} } }], new URL("./worker.ts", import.meta.url), threads);
+      ? new CpuBackend([cambiFeature.cpu(cambiOptions.defaults)])
+      : new ThreadedCpuBackend([{ extractor: cambiFeature.cpu(cambiOptions.defaults), spec: { name: "cambi", options: {} } }], new URL("./worker.ts", import.meta.url), threads);
   const t0 = performance.now();
   await scoreVideos(repeat(ref, FRAMES), repeat(dist, FRAMES), backend);
   const s = (performance.now() - t0) / 1000;

@@ -25,13 +25,27 @@ export interface CambiWorkspace {
   readonly image: Uint16Array;
   readonly other: Uint16Array;
   readonly filtered: Uint16Array;
+  readonly mask: MaskSpans;
+  readonly spatialMask: SpatialMaskEngine;
   readonly cValues: CValueEngine;
+}
+
+/** What finds the spatial mask (spatial-mask.ts's SpatialMask, or the WebAssembly kernels). */
+export interface SpatialMaskEngine {
+  compute(image: Uint16Array, width: number, height: number, spans: MaskSpans): void;
 }
 
 /** The TypeScript reference's workspace. */
 export function typeScriptWorkspace(plan: CambiPlan): CambiWorkspace {
   const n = plan.allocWidth * plan.allocHeight;
-  return { image: new Uint16Array(n), other: new Uint16Array(n), filtered: new Uint16Array(n), cValues: new CValues(plan, plan.allocWidth, plan.allocHeight) };
+  return {
+    image: new Uint16Array(n),
+    other: new Uint16Array(n),
+    filtered: new Uint16Array(n),
+    mask: new MaskSpans(plan.allocHeight, Math.max(1024, n >> 6)),
+    spatialMask: new SpatialMask(plan.allocWidth),
+    cValues: new CValues(plan, plan.allocWidth, plan.allocHeight),
+  };
 }
 
 /** Working buffers of one cambi instance, sized once for the larger geometry. */
@@ -40,17 +54,15 @@ class CambiBuffers {
   readonly other: Uint16Array;
   readonly filtered: Uint16Array;
   readonly mask: MaskSpans;
-  readonly spatialMask: SpatialMask;
+  readonly spatialMask: SpatialMaskEngine;
   readonly modeFilter: ModeFilter;
   readonly cValues: CValueEngine;
   private dense?: Float32Array;
   private readonly n: number;
 
   constructor(plan: CambiPlan, workspace: CambiWorkspace) {
-    const n = (this.n = plan.allocWidth * plan.allocHeight);
-    ({ image: this.image, other: this.other, filtered: this.filtered, cValues: this.cValues } = workspace);
-    this.mask = new MaskSpans(plan.allocHeight, Math.max(1024, n >> 6));
-    this.spatialMask = new SpatialMask(plan.allocWidth);
+    this.n = plan.allocWidth * plan.allocHeight;
+    ({ image: this.image, other: this.other, filtered: this.filtered, mask: this.mask, spatialMask: this.spatialMask, cValues: this.cValues } = workspace);
     this.modeFilter = new ModeFilter(plan.allocWidth);
   }
 

@@ -3,8 +3,9 @@ import type { CambiOptions } from "../definition.ts";
 import type { CambiPlan } from "../numerics/cambi-plan.ts";
 import { RECIPROCAL } from "../numerics/reciprocal.ts";
 import { visibleSteps } from "./c-values.ts";
-import { CambiCpu, type CambiWorkspace, type CValueEngine } from "./cambi-cpu.ts";
-import type { MaskSpans } from "./mask-spans.ts";
+import { CambiCpu, type CambiWorkspace, type CValueEngine, type SpatialMaskEngine } from "./cambi-cpu.ts";
+import { MaskSpans } from "./mask-spans.ts";
+import { maskThreshold } from "./spatial-mask.ts";
 import { CAMBI_KERNELS_WASM } from "./wasm/cambi-kernels.wasm.ts";
 
 /** The kernels' exports (assembly/cambi-kernels.ts); pointers are byte addresses in `memory`. */
@@ -19,6 +20,8 @@ interface CambiKernels {
   compute(picture: number, rowStart: number, start: number, end: number, width: number, height: number, pad: number): void;
   cValueCount(): number;
   cValueSum(): number;
+  spatialMask(picture: number, width: number, height: number, threshold: number, ring: number, columns: number, rowStart: number, start: number, end: number): number;
+  maskedPixels(): number;
 }
 
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
@@ -39,10 +42,14 @@ class Layout {
   }
 }
 
+/** Throws unless every array lies in the kernels' memory (the workspace's pictures and mask do). */
+function checkInKernels(kernels: CambiKernels, ...arrays: ArrayBufferView[]): void {
+  for (const a of arrays) if (a.buffer !== kernels.memory.buffer) throw new Error("cambi: the WebAssembly kernels were given an array outside their memory");
+}
+
 /**
  * c-values (c-values.ts's CValues) on the WebAssembly kernels: the same list, in the
- * kernels' memory. The mask spans are copied in per scale (a few KB); the picture must be
- * one of the workspace's, which live in the same memory.
+ * kernels' memory; the picture and the mask spans must be the workspace's, which live there.
  */
 class WasmCValues implements CValueEngine {
   count = 0;
@@ -50,20 +57,13 @@ class WasmCValues implements CValueEngine {
 
   constructor(
     private readonly kernels: CambiKernels,
-    private readonly spans: { rowStart: number; start: number; end: number; capacity: number },
     private readonly list: { positions: number; values: number },
   ) {}
 
   compute(image: Uint16Array, mask: MaskSpans, width: number, height: number, windowSize: number): void {
-    const { kernels, spans } = this;
-    const buffer = kernels.memory.buffer;
-    if (image.buffer !== buffer) throw new Error("cambi: the WebAssembly c-values read a picture outside the kernels' memory");
-    const n = mask.rowStart[height]!;
-    if (n > spans.capacity) throw new Error(`cambi: ${n} mask spans, room for ${spans.capacity}`);
-    new Int32Array(buffer, spans.rowStart, height + 1).set(mask.rowStart.subarray(0, height + 1));
-    new Int32Array(buffer, spans.start, n).set(mask.start.subarray(0, n));
-    new Int32Array(buffer, spans.end, n).set(mask.end.subarray(0, n));
-    kernels.compute(image.byteOffset, spans.rowStart, spans.start, spans.end, width, height, windowSize >> 1);
+    const kernels = this.kernels;
+    checkInKernels(kernels, image, mask.rowStart, mask.start, mask.end);
+    kernels.compute(image.byteOffset, mask.rowStart.byteOffset, mask.start.byteOffset, mask.end.byteOffset, width, height, windowSize >> 1);
     this.count = kernels.cValueCount();
     this.sum = kernels.cValueSum();
   }
@@ -77,10 +77,27 @@ class WasmCValues implements CValueEngine {
   }
 }
 
+/** The spatial mask (spatial-mask.ts's SpatialMask) on the kernels, its spans written straight into the workspace's MaskSpans. */
+class WasmSpatialMask implements SpatialMaskEngine {
+  constructor(
+    private readonly kernels: CambiKernels,
+    private readonly ring: number,
+    private readonly columns: number,
+  ) {}
+
+  compute(image: Uint16Array, width: number, height: number, spans: MaskSpans): void {
+    const kernels = this.kernels;
+    checkInKernels(kernels, image, spans.rowStart, spans.start, spans.end);
+    const n = kernels.spatialMask(image.byteOffset, width, height, maskThreshold(width, height), this.ring, this.columns, spans.rowStart.byteOffset, spans.start.byteOffset, spans.end.byteOffset);
+    spans.written(height, n, kernels.maskedPixels());
+  }
+}
+
 /**
- * A workspace in a new instance of the kernels (ADR 0040): the three pictures, the plan's
- * tables, the sliding histograms, the ring of code runs, room for the mask spans and for
- * a c-value per pixel, all laid out once; the memory never grows afterwards, so the
+ * A workspace in a new instance of the kernels (ADR 0040): the three pictures, the mask
+ * spans (room for every span a picture can have, so MaskSpans never grows them), the mask's
+ * rows, the plan's tables, the sliding histograms, the ring of code runs and room for a
+ * c-value per pixel, all laid out once; the memory never grows afterwards, so the
  * pictures' views stay valid.
  */
 export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): CambiWorkspace {
@@ -104,7 +121,10 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
   const count = layout.take(slots * 4);
   // a row has at most ⌈w/2⌉ spans (a gap between two)
   const spanCapacity = h * ((w + 1) >> 1);
-  const spans = { rowStart: layout.take((h + 1) * 4), start: layout.take(spanCapacity * 4), end: layout.take(spanCapacity * 4), capacity: spanCapacity };
+  const spans = { rowStart: layout.take((h + 1) * 4), start: layout.take(spanCapacity * 4), end: layout.take(spanCapacity * 4) };
+  // the mask's ring of 7 flatness rows and its column sums, zero bytes before and after
+  const ring = layout.take(7 * (w + 16));
+  const columns = layout.take(w + 48);
   const list = { positions: layout.take(n * 4), values: layout.take(n * 4) };
   reserveMemory(kernels.memory, layout.end);
   const buffer = kernels.memory.buffer;
@@ -115,12 +135,17 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
   new Float32Array(buffer, reciprocal, RECIPROCAL.length).set(RECIPROCAL);
   kernels.configure(steps, firstStep, weights, reciprocal, numDiffs, bandBase, bandSize, hist, histRows, start, end, code, count, slots, w, list.positions, list.values);
   const [image, other, filtered] = pictures.map((at) => new Uint16Array(buffer, at, n));
-  return { image: image!, other: other!, filtered: filtered!, cValues: new WasmCValues(kernels, spans, list) };
+  const mask = new MaskSpans(h, 0, {
+    rowStart: new Int32Array(buffer, spans.rowStart, h + 1),
+    start: new Int32Array(buffer, spans.start, spanCapacity),
+    end: new Int32Array(buffer, spans.end, spanCapacity),
+  });
+  return { image: image!, other: other!, filtered: filtered!, mask, spatialMask: new WasmSpatialMask(kernels, ring, columns), cValues: new WasmCValues(kernels, list) };
 }
 
 /**
  * libvmaf's cambi on the CPU with the WebAssembly SIMD kernels (ADR 0040): CambiCpu with its
- * c-values computed by the kernels; the same doubles as the TypeScript reference.
+ * spatial mask and c-values computed by the kernels; the same doubles as the TypeScript reference.
  */
 export class CambiWasm extends CambiCpu {
   constructor(options: CambiOptions, module: WebAssembly.Module) {

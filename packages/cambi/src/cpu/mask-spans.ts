@@ -12,10 +12,18 @@ export class MaskSpans {
   /** Pixels under the mask. */
   pixels = 0;
 
-  constructor(maxHeight: number, initialCapacity: number) {
-    this.rowStart = new Int32Array(maxHeight + 1);
-    this.start = new Int32Array(initialCapacity);
-    this.end = new Int32Array(initialCapacity);
+  /** `storage`: arrays to use instead (the WebAssembly kernels' memory), with room for every span a picture can have. */
+  constructor(maxHeight: number, initialCapacity: number, storage?: { rowStart: Int32Array; start: Int32Array; end: Int32Array }) {
+    this.rowStart = storage?.rowStart ?? new Int32Array(maxHeight + 1);
+    this.start = storage?.start ?? new Int32Array(initialCapacity);
+    this.end = storage?.end ?? new Int32Array(initialCapacity);
+  }
+
+  /** The spans of a `height`-row picture were written into the arrays elsewhere (the kernels): `count` of them, covering `pixels`. */
+  written(height: number, count: number, pixels: number): void {
+    if (this.rowStart[height] !== count) throw new Error(`cambi: ${count} mask spans written, rowStart says ${this.rowStart[height]}`);
+    this.n = count;
+    this.pixels = pixels;
   }
 
   /** Starts a new picture; rows are then filled in order with beginRow/push and closed by finish. */
