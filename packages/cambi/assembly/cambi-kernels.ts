@@ -510,3 +510,82 @@ function enterRow(picture: usize, w: i32, h: i32, r: i32, slot: usize, columns: 
   store<u8>(columns + <usize>last, load<u8>(columns + <usize>last) + f - load<u8>(slot + <usize>last));
   store<u8>(slot + <usize>last, f);
 }
+
+// ---------------------------------------------------------------------------------------
+// Mode filter (mode-filter.ts)
+
+/** libvmaf's mode3 per u16 lane: a where it equals b or c, else b where b equals c, else the minimum. */
+@inline
+function mode3(a: v128, b: v128, c: v128): v128 {
+  const least = i16x8.min_u(i16x8.min_u(a, b), c);
+  const r = v128.bitselect(b, least, i16x8.eq(b, c));
+  return v128.bitselect(a, r, v128.or(i16x8.eq(a, b), i16x8.eq(a, c)));
+}
+
+@inline
+function mode3Scalar(a: u32, b: u32, c: u32): u32 {
+  if (a == b || a == c) return a;
+  if (b == c) return b;
+  return min(min(a, b), c);
+}
+
+/**
+ * mode-filter.ts's ModeFilter.run, always as the whole picture: `filtered` gets every
+ * sample (mode-filter.ts's `apply`: the vertical mode3 of the horizontal mode3s, first and
+ * last rows and columns kept as they are where a neighbour is missing), and `next` (0:
+ * none) every other sample of every other row of it. The reference filters only the
+ * masked samples when few are (the rest is never read) and its whole-picture path writes
+ * the same values in place. Eight samples a step; the horizontal modes of the last three
+ * rows are kept in `lines` (3 rows of `w` + 8 u16).
+ */
+export function modeFilter(picture: usize, w: i32, h: i32, filtered: usize, next: usize, lines: usize): void {
+  const stride = <usize>(w + 8) << 1;
+  const bytes = <usize>w << 1;
+  for (let y = 0; y < h; y++) {
+    horizontalModes(picture + <usize>y * bytes, w, lines + <usize>(y % 3) * stride);
+    if (y >= 2) {
+      const out = filtered + <usize>(y - 1) * bytes;
+      const p = lines + <usize>((y - 2) % 3) * stride;
+      const q = lines + <usize>((y - 1) % 3) * stride;
+      const r = lines + <usize>(y % 3) * stride;
+      let x = 0;
+      for (; x + 8 <= w; x += 8) {
+        const o = <usize>x << 1;
+        v128.store(out + o, mode3(v128.load(p + o), v128.load(q + o), v128.load(r + o)));
+      }
+      for (; x < w; x++) {
+        const o = <usize>x << 1;
+        store<u16>(out + o, <u16>mode3Scalar(load<u16>(p + o), load<u16>(q + o), load<u16>(r + o)));
+      }
+    }
+  }
+  memory.copy(filtered, picture, bytes);
+  if (h > 1) memory.copy(filtered + <usize>(h - 1) * bytes, picture + <usize>(h - 1) * bytes, bytes);
+  if (next == 0) return;
+  const half = (w + 1) >> 1;
+  for (let i = 0, rows = (h + 1) >> 1; i < rows; i++) {
+    const from = filtered + <usize>(2 * i) * bytes;
+    const to = next + (<usize>(i * half) << 1);
+    let j = 0;
+    for (; 2 * j + 16 <= w; j += 8) {
+      const at = from + (<usize>j << 2);
+      v128.store(to + (<usize>j << 1), i8x16.shuffle(v128.load(at), v128.load(at, 16), 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29));
+    }
+    for (; j < half; j++) store<u16>(to + (<usize>j << 1), load<u16>(from + (<usize>j << 2)));
+  }
+}
+
+/** One row's horizontal modes: mode3 of each sample and its neighbours, the first and last samples as they are. */
+function horizontalModes(row: usize, w: i32, out: usize): void {
+  store<u16>(out, load<u16>(row));
+  let x = 1;
+  for (; x + 9 <= w; x += 8) {
+    const o = <usize>x << 1;
+    v128.store(out + o, mode3(v128.load(row + o - 2), v128.load(row + o), v128.load(row + o + 2)));
+  }
+  for (; x < w - 1; x++) {
+    const o = <usize>x << 1;
+    store<u16>(out + o, <u16>mode3Scalar(load<u16>(row + o - 2), load<u16>(row + o), load<u16>(row + o + 2)));
+  }
+  if (w > 1) store<u16>(out + (<usize>(w - 1) << 1), load<u16>(row + (<usize>(w - 1) << 1)));
+}

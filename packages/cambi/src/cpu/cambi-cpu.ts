@@ -27,8 +27,12 @@ export interface CambiWorkspace {
   readonly filtered: Uint16Array;
   readonly mask: MaskSpans;
   readonly spatialMask: SpatialMaskEngine;
+  readonly modeFilter: ModeFilterEngine;
   readonly cValues: CValueEngine;
 }
+
+/** What mode-filters a scale (mode-filter.ts's ModeFilter, or the WebAssembly kernels): its `run`. */
+export type ModeFilterEngine = Pick<ModeFilter, "run">;
 
 /** What finds the spatial mask (spatial-mask.ts's SpatialMask, or the WebAssembly kernels). */
 export interface SpatialMaskEngine {
@@ -44,6 +48,7 @@ export function typeScriptWorkspace(plan: CambiPlan): CambiWorkspace {
     filtered: new Uint16Array(n),
     mask: new MaskSpans(plan.allocHeight, Math.max(1024, n >> 6)),
     spatialMask: new SpatialMask(plan.allocWidth),
+    modeFilter: new ModeFilter(plan.allocWidth),
     cValues: new CValues(plan, plan.allocWidth, plan.allocHeight),
   };
 }
@@ -55,15 +60,14 @@ class CambiBuffers {
   readonly filtered: Uint16Array;
   readonly mask: MaskSpans;
   readonly spatialMask: SpatialMaskEngine;
-  readonly modeFilter: ModeFilter;
+  readonly modeFilter: ModeFilterEngine;
   readonly cValues: CValueEngine;
   private dense?: Float32Array;
   private readonly n: number;
 
   constructor(plan: CambiPlan, workspace: CambiWorkspace) {
     this.n = plan.allocWidth * plan.allocHeight;
-    ({ image: this.image, other: this.other, filtered: this.filtered, mask: this.mask, spatialMask: this.spatialMask, cValues: this.cValues } = workspace);
-    this.modeFilter = new ModeFilter(plan.allocWidth);
+    ({ image: this.image, other: this.other, filtered: this.filtered, mask: this.mask, spatialMask: this.spatialMask, modeFilter: this.modeFilter, cValues: this.cValues } = workspace);
   }
 
   /** Room for a whole picture of c-values: only heatmaps and the pooling's quickselect need one. */

@@ -7,12 +7,13 @@ import { CambiCpu } from "./cambi-cpu.ts";
 import { CambiWasm, wasmWorkspace } from "./cambi-wasm.ts";
 import { CValues } from "./c-values.ts";
 import { MaskSpans } from "./mask-spans.ts";
+import { ModeFilter } from "./mode-filter.ts";
 import { SpatialMask } from "./spatial-mask.ts";
 import { CAMBI_KERNELS_WASM } from "./wasm/cambi-kernels.wasm.ts";
 
 /**
  * The WebAssembly kernels (ADR 0040) against the TypeScript reference they implement: the
- * spatial mask's spans and the c-value lists on random pictures and masks of odd and tiny
+ * spatial mask's spans, the mode filter's masked samples and next scale, and the c-value lists on random pictures and masks of odd and tiny
  * sizes, every window and several plans; then whole extractors, 8- and 10-bit, on
  * pictures with banding, noise, flat areas and full-scale edges.
  */
@@ -107,6 +108,43 @@ function randomSpans(spans: MaskSpans, width: number, height: number, density: n
   }
   spans.finish(height);
 }
+
+describe("the mode filter's kernel gives ModeFilter's masked samples and next scale", () => {
+  const plan = planFor({});
+  const ws = wasmWorkspace(module, plan);
+  const sizes = [...SIZES, [2, 2], [2, 7], [18, 4], [1000, 9]] as const;
+  // sparse masks take the reference's masked-only path, dense ones its whole-picture path
+  for (const density of [0.1, 0.5, 1]) {
+    test(`mask density ${density}`, () => {
+      for (const [w, h] of sizes) {
+        for (const [base, spread] of [
+          [300, 3],
+          [0, 1024],
+          [1000, 24],
+        ] as const) {
+          const img = patchy(w, h, w * 7 + h + base, base, spread, 0.2);
+          randomSpans(ws.mask, w, h, density, w + base);
+          const image = img.slice();
+          const filtered = new Uint16Array(w * h);
+          const next = new Uint16Array(((w + 1) >> 1) * ((h + 1) >> 1));
+          const out = new ModeFilter(w).run(image, w, h, ws.mask, filtered, next);
+          ws.image.set(img);
+          ws.other.fill(7);
+          const got = ws.modeFilter.run(ws.image, w, h, ws.mask, ws.filtered, ws.other);
+          const { rowStart, start, end } = ws.mask;
+          for (let y = 0; y < h; y++) {
+            for (let s = rowStart[y]!; s < rowStart[y + 1]!; s++) {
+              const a = y * w + start[s]!;
+              const b = y * w + end[s]! + 1;
+              expect([w, h, y, Array.from(got.subarray(a, b))]).toEqual([w, h, y, Array.from(out.subarray(a, b))]);
+            }
+          }
+          expect(ws.other.subarray(0, next.length)).toEqual(next);
+        }
+      }
+    });
+  }
+});
 
 describe("the c-values kernel gives CValues's list", () => {
   const plans: [string, Partial<CambiOptions>][] = [

@@ -3,7 +3,7 @@ import type { CambiOptions } from "../definition.ts";
 import type { CambiPlan } from "../numerics/cambi-plan.ts";
 import { RECIPROCAL } from "../numerics/reciprocal.ts";
 import { visibleSteps } from "./c-values.ts";
-import { CambiCpu, type CambiWorkspace, type CValueEngine, type SpatialMaskEngine } from "./cambi-cpu.ts";
+import { CambiCpu, type CambiWorkspace, type CValueEngine, type ModeFilterEngine, type SpatialMaskEngine } from "./cambi-cpu.ts";
 import { MaskSpans } from "./mask-spans.ts";
 import { maskThreshold } from "./spatial-mask.ts";
 import { CAMBI_KERNELS_WASM } from "./wasm/cambi-kernels.wasm.ts";
@@ -22,6 +22,7 @@ interface CambiKernels {
   cValueSum(): number;
   spatialMask(picture: number, width: number, height: number, threshold: number, ring: number, columns: number, rowStart: number, start: number, end: number): number;
   maskedPixels(): number;
+  modeFilter(picture: number, width: number, height: number, filtered: number, next: number, lines: number): void;
 }
 
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
@@ -94,6 +95,25 @@ class WasmSpatialMask implements SpatialMaskEngine {
 }
 
 /**
+ * The mode filter (mode-filter.ts's ModeFilter) on the kernels: always the whole picture
+ * into `filtered` (eight samples a step cost less than finding the masked ones), whose
+ * masked samples and next scale are the reference's.
+ */
+class WasmModeFilter implements ModeFilterEngine {
+  constructor(
+    private readonly kernels: CambiKernels,
+    private readonly lines: number,
+  ) {}
+
+  run(image: Uint16Array, width: number, height: number, _mask: MaskSpans, filtered: Uint16Array, next: Uint16Array | null): Uint16Array {
+    const kernels = this.kernels;
+    checkInKernels(kernels, image, filtered, ...(next ? [next] : []));
+    kernels.modeFilter(image.byteOffset, width, height, filtered.byteOffset, next ? next.byteOffset : 0, this.lines);
+    return filtered;
+  }
+}
+
+/**
  * A workspace in a new instance of the kernels (ADR 0040): the three pictures, the mask
  * spans (room for every span a picture can have, so MaskSpans never grows them), the mask's
  * rows, the plan's tables, the sliding histograms, the ring of code runs and room for a
@@ -125,6 +145,8 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
   // the mask's ring of 7 flatness rows and its column sums, zero bytes before and after
   const ring = layout.take(7 * (w + 16));
   const columns = layout.take(w + 48);
+  // the mode filter's horizontal modes of three rows
+  const lines = layout.take(3 * (w + 8) * 2);
   const list = { positions: layout.take(n * 4), values: layout.take(n * 4) };
   reserveMemory(kernels.memory, layout.end);
   const buffer = kernels.memory.buffer;
@@ -140,12 +162,12 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
     start: new Int32Array(buffer, spans.start, spanCapacity),
     end: new Int32Array(buffer, spans.end, spanCapacity),
   });
-  return { image: image!, other: other!, filtered: filtered!, mask, spatialMask: new WasmSpatialMask(kernels, ring, columns), cValues: new WasmCValues(kernels, list) };
+  return { image: image!, other: other!, filtered: filtered!, mask, spatialMask: new WasmSpatialMask(kernels, ring, columns), modeFilter: new WasmModeFilter(kernels, lines), cValues: new WasmCValues(kernels, list) };
 }
 
 /**
  * libvmaf's cambi on the CPU with the WebAssembly SIMD kernels (ADR 0040): CambiCpu with its
- * spatial mask and c-values computed by the kernels; the same doubles as the TypeScript reference.
+ * spatial mask, mode filters and c-values computed by the kernels; the same doubles as the TypeScript reference.
  */
 export class CambiWasm extends CambiCpu {
   constructor(options: CambiOptions, module: WebAssembly.Module) {
