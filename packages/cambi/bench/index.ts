@@ -67,6 +67,10 @@ workspace.image.set(image);
 workspace.spatialMask.compute(workspace.image, W, H, workspace.mask);
 workspace.filtered.set(scale0);
 add("pass: spatial mask, wasm", () => workspace.spatialMask.compute(workspace.image, W, H, workspace.mask));
+add("pass: mode filter, scale 0, wasm", () => {
+  workspace.image.set(image);
+  workspace.modeFilter.run(workspace.image, W, H, workspace.mask, workspace.filtered, workspace.other);
+});
 add("pass: c-values, scale 0, wasm", () => workspace.cValues.compute(workspace.filtered, workspace.mask, W, H, windowSize));
 add("pass: top-k pooling, scale 0", () => spatialPooling(cValues, W * H, plan.topk, () => dense));
 
