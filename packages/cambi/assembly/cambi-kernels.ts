@@ -589,3 +589,32 @@ function horizontalModes(row: usize, w: i32, out: usize): void {
   }
   if (w > 1) store<u16>(out + (<usize>(w - 1) << 1), load<u16>(row + (<usize>(w - 1) << 1)));
 }
+
+// ---------------------------------------------------------------------------------------
+// Preprocessing (numerics/preprocess.ts's antiDitheredFrom8Bit)
+
+/**
+ * 8-bit luma (`w`×`h` bytes, packed) to 10 bits and anti-dithered in one pass: each sample
+ * the sum of its 2x2 block to the right and below (four samples shifted up by 2 and
+ * averaged down by 4), the last column and row twice the sum of two, the corner four
+ * times itself. Eight samples a step in u16 lanes (a sum is at most 1020).
+ */
+export function antiDithered8(src: usize, w: i32, h: i32, out: usize): void {
+  const last = w - 1;
+  for (let y = 0; y < h; y++) {
+    const s = src + <usize>(y * w);
+    const t = y < h - 1 ? s + <usize>w : s; // the last row adds itself: twice the sum of two
+    const o = out + (<usize>(y * w) << 1);
+    let x = 0;
+    for (; x + 9 <= w; x += 8) {
+      const a = i16x8.add(v128.load8x8_u(s + <usize>x), v128.load8x8_u(s + <usize>x + 1));
+      const b = i16x8.add(v128.load8x8_u(t + <usize>x), v128.load8x8_u(t + <usize>x + 1));
+      v128.store(o + (<usize>x << 1), i16x8.add(a, b));
+    }
+    for (; x < last; x++) {
+      const sum = <u32>load<u8>(s + <usize>x) + load<u8>(s + <usize>x + 1) + load<u8>(t + <usize>x) + load<u8>(t + <usize>x + 1);
+      store<u16>(o + (<usize>x << 1), <u16>sum);
+    }
+    store<u16>(o + (<usize>last << 1), <u16>((<u32>load<u8>(s + <usize>last) + load<u8>(t + <usize>last)) << 1));
+  }
+}

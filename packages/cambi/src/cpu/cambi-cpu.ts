@@ -29,6 +29,8 @@ export interface CambiWorkspace {
   readonly spatialMask: SpatialMaskEngine;
   readonly modeFilter: ModeFilterEngine;
   readonly cValues: CValueEngine;
+  /** preprocess.ts's antiDitheredFrom8Bit: 8-bit luma at its own size to anti-dithered 10 bits in `out`. */
+  readonly antiDitheredFrom8Bit: (luma: Plane, out: Uint16Array) => void;
 }
 
 /** What mode-filters a scale (mode-filter.ts's ModeFilter, or the WebAssembly kernels): its `run`. */
@@ -50,6 +52,7 @@ export function typeScriptWorkspace(plan: CambiPlan): CambiWorkspace {
     spatialMask: new SpatialMask(plan.allocWidth),
     modeFilter: new ModeFilter(plan.allocWidth),
     cValues: new CValues(plan, plan.allocWidth, plan.allocHeight),
+    antiDitheredFrom8Bit,
   };
 }
 
@@ -62,12 +65,13 @@ class CambiBuffers {
   readonly spatialMask: SpatialMaskEngine;
   readonly modeFilter: ModeFilterEngine;
   readonly cValues: CValueEngine;
+  readonly antiDitheredFrom8Bit: (luma: Plane, out: Uint16Array) => void;
   private dense?: Float32Array;
   private readonly n: number;
 
   constructor(plan: CambiPlan, workspace: CambiWorkspace) {
     this.n = plan.allocWidth * plan.allocHeight;
-    ({ image: this.image, other: this.other, filtered: this.filtered, mask: this.mask, spatialMask: this.spatialMask, modeFilter: this.modeFilter, cValues: this.cValues } = workspace);
+    ({ image: this.image, other: this.other, filtered: this.filtered, mask: this.mask, spatialMask: this.spatialMask, modeFilter: this.modeFilter, cValues: this.cValues, antiDitheredFrom8Bit: this.antiDitheredFrom8Bit } = workspace);
   }
 
   /** Room for a whole picture of c-values: only heatmaps and the pooling's quickselect need one. */
@@ -120,7 +124,7 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
     const bitDepth = plan.input.bitDepth;
     checkLumaRange(luma, bitDepth);
     if (bitDepth === 8 && plan.encBitDepth < 10 && luma.width === g.width && luma.height === g.height) {
-      antiDitheredFrom8Bit(luma, image);
+      b.antiDitheredFrom8Bit(luma, image);
     } else {
       toTenBit(luma, bitDepth, g.width, g.height, plan.allocWidth, image);
       if (plan.encBitDepth < 10) antiDither(image, g.width, g.height);

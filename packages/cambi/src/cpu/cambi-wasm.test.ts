@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { extractedScores, lumaPicture } from "@vq/core/testing";
+import { extractedScores, lumaPicture, stridedLuma } from "@vq/core/testing";
 import type { PicturePair } from "@vq/core";
 import { planCambi, type CambiPlan } from "../numerics/cambi-plan.ts";
+import { antiDitheredFrom8Bit } from "../numerics/preprocess.ts";
 import { cambiOptions, type CambiOptions } from "../definition.ts";
 import { CambiCpu } from "./cambi-cpu.ts";
 import { CambiWasm, wasmWorkspace } from "./cambi-wasm.ts";
@@ -12,8 +13,8 @@ import { SpatialMask } from "./spatial-mask.ts";
 import { CAMBI_KERNELS_WASM } from "./wasm/cambi-kernels.wasm.ts";
 
 /**
- * The WebAssembly kernels (ADR 0040) against the TypeScript reference they implement: the
- * spatial mask's spans, the mode filter's masked samples and next scale, and the c-value lists on random pictures and masks of odd and tiny
+ * The WebAssembly kernels (ADR 0040) against the TypeScript reference they implement: 8-bit
+ * preprocessing, the spatial mask's spans, the mode filter's masked samples and next scale, and the c-value lists on random pictures and masks of odd and tiny
  * sizes, every window and several plans; then whole extractors, 8- and 10-bit, on
  * pictures with banding, noise, flat areas and full-scale edges.
  */
@@ -58,6 +59,23 @@ const SIZES = [
   [129, 64],
   [321, 241],
 ] as const;
+
+test("the 8-bit preprocessing kernel gives antiDitheredFrom8Bit's picture (odd sizes, strided rows, full scale)", () => {
+  const ws = wasmWorkspace(module, planFor({}));
+  const r = rng(5);
+  for (const [w, h] of [...SIZES, [1000, 3], [24, 1]] as const) {
+    for (const fill of [() => Math.floor(r() * 256), () => 255, () => (r() < 0.5 ? 0 : 255)]) {
+      const packed = lumaPicture({ width: w, height: h, bitDepth: 8, pixelFormat: "400" }, fill);
+      for (const picture of [packed, stridedLuma(packed, w + 13)]) {
+        const expected = new Uint16Array(w * h);
+        antiDitheredFrom8Bit(picture.planes[0]!, expected);
+        ws.image.fill(1);
+        ws.antiDitheredFrom8Bit(picture.planes[0]!, ws.image);
+        expect([w, h, ws.image.subarray(0, w * h)]).toEqual([w, h, expected]);
+      }
+    }
+  }
+});
 
 describe("the spatial mask's kernel gives SpatialMask's spans", () => {
   const plan = planFor({});

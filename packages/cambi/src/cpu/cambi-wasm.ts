@@ -1,4 +1,4 @@
-import { kernelsModule, reserveMemory } from "@vq/core";
+import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type Plane } from "@vq/core";
 import type { CambiOptions } from "../definition.ts";
 import type { CambiPlan } from "../numerics/cambi-plan.ts";
 import { RECIPROCAL } from "../numerics/reciprocal.ts";
@@ -23,6 +23,7 @@ interface CambiKernels {
   spatialMask(picture: number, width: number, height: number, threshold: number, ring: number, columns: number, rowStart: number, start: number, end: number): number;
   maskedPixels(): number;
   modeFilter(picture: number, width: number, height: number, filtered: number, next: number, lines: number): void;
+  antiDithered8(src: number, width: number, height: number, out: number): void;
 }
 
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
@@ -145,6 +146,8 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
   // the mask's ring of 7 flatness rows and its column sums, zero bytes before and after
   const ring = layout.take(7 * (w + 16));
   const columns = layout.take(w + 48);
+  // an 8-bit luma plane, copied in as bytes (preprocessing)
+  const luma = layout.take(n);
   // the mode filter's horizontal modes of three rows
   const lines = layout.take(3 * (w + 8) * 2);
   const list = { positions: layout.take(n * 4), values: layout.take(n * 4) };
@@ -162,12 +165,17 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
     start: new Int32Array(buffer, spans.start, spanCapacity),
     end: new Int32Array(buffer, spans.end, spanCapacity),
   });
-  return { image: image!, other: other!, filtered: filtered!, mask, spatialMask: new WasmSpatialMask(kernels, ring, columns), modeFilter: new WasmModeFilter(kernels, lines), cValues: new WasmCValues(kernels, list) };
+  const antiDitheredFrom8Bit = (plane: Plane, out: Uint16Array) => {
+    checkInKernels(kernels, out);
+    copyPlaneIntoKernels(buffer, plane, luma, plane.width, true);
+    kernels.antiDithered8(luma, plane.width, plane.height, out.byteOffset);
+  };
+  return { image: image!, other: other!, filtered: filtered!, mask, antiDitheredFrom8Bit, spatialMask: new WasmSpatialMask(kernels, ring, columns), modeFilter: new WasmModeFilter(kernels, lines), cValues: new WasmCValues(kernels, list) };
 }
 
 /**
  * libvmaf's cambi on the CPU with the WebAssembly SIMD kernels (ADR 0040): CambiCpu with its
- * spatial mask, mode filters and c-values computed by the kernels; the same doubles as the TypeScript reference.
+ * 8-bit preprocessing, spatial mask, mode filters and c-values computed by the kernels; the same doubles as the TypeScript reference.
  */
 export class CambiWasm extends CambiCpu {
   constructor(options: CambiOptions, module: WebAssembly.Module) {
