@@ -1,17 +1,18 @@
-// Per-frame time of each CPU extractor VMAF v0.6.1 runs (vif, adm, motion), alone, on the
+// Per-frame time of each CPU extractor VMAF v0.6.1 runs (vif, adm, motion; and cambi), alone, on the
 // same decoded frames of an 8-bit 4:2:0 Y4M pair: the median over the frames and repeats
 // of one extract(). For the profiles behind ADR 0040's kernels; no reading, no model.
-//   bun tools/bench-kernels-1080p.ts REF.y4m DIST.y4m [--frames N] [--repeat N] [--only vif,adm,motion]
+//   bun tools/bench-kernels-1080p.ts REF.y4m DIST.y4m [--frames N] [--repeat N] [--only vif,adm,motion,cambi]
 import { readFileSync } from "node:fs";
 import { FeatureCollector, Picture, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { vifCpuFeature } from "../packages/vif/src/cpu/vif-feature-cpu.ts";
 import { motionFeature } from "@vq/motion";
 import { admFeature } from "@vq/adm";
+import { cambiFeature } from "@vq/cambi";
 import { benchArgs } from "./bench-args.ts";
 
 const argv = process.argv.slice(2);
 const [referencePath, distortedPath] = argv;
-if (!referencePath || !distortedPath) throw new Error("usage: bun tools/bench-kernels-1080p.ts REF.y4m DIST.y4m [--frames N] [--repeat N] [--only vif,adm,motion]");
+if (!referencePath || !distortedPath) throw new Error("usage: bun tools/bench-kernels-1080p.ts REF.y4m DIST.y4m [--frames N] [--repeat N] [--only vif,adm,motion,cambi]");
 const { get } = benchArgs(argv.slice(2));
 const frameCount = Number(get("--frames", "8"));
 const repeat = Number(get("--repeat", "3"));
@@ -43,6 +44,7 @@ const extractors: Record<string, () => FeatureExtractor<PicturePair>> = {
   vif: () => vifCpuFeature.cpu(vifCpuFeature.definition.options.resolve({})),
   adm: () => admFeature.cpu(admFeature.definition.options.resolve({})) as FeatureExtractor<PicturePair>,
   motion: () => motionFeature.cpu(motionFeature.definition.options.resolve({})) as FeatureExtractor<PicturePair>,
+  cambi: () => cambiFeature.cpu(cambiFeature.definition.options.resolve({})) as FeatureExtractor<PicturePair>,
 };
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 for (const name of only) {

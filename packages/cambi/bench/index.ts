@@ -66,6 +66,7 @@ const workspace = wasmWorkspace(module, plan);
 workspace.image.set(image);
 workspace.spatialMask.compute(workspace.image, W, H, workspace.mask);
 workspace.filtered.set(scale0);
+add("pass: 8-bit → 10-bit + anti-dithering, wasm", () => workspace.antiDitheredFrom8Bit(dist.planes[0]!, workspace.other));
 add("pass: spatial mask, wasm", () => workspace.spatialMask.compute(workspace.image, W, H, workspace.mask));
 add("pass: mode filter, scale 0, wasm", () => {
   workspace.image.set(image);
