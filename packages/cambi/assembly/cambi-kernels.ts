@@ -244,60 +244,37 @@ function piece1(row: i32, x0: i32, x1: i32): void {
   pendingEnd1 = x1;
 }
 
-// 0..7 and 8 per lane, for the ramps
+// column offsets of the lanes
 const RAMP: v128 = i16x8(0, 1, 2, 3, 4, 5, 6, 7);
 
 /**
  * Adds `sign` per pixel of columns [x0, x1] of histogram row `row` to every column within
- * `pad` of it: a ramp rising by one per column, a flat part, a ramp falling by one; eight
- * columns a step in i16 lanes (the adds wrap mod 2^16, as the reference's u16 stores do).
+ * `pad` of it: min(c + pad, x1) − max(c − pad, x0) + 1 at column c (a ramp up, a flat
+ * part, a ramp down), computed per lane from that closed form, eight columns a step in
+ * i16 lanes (columns are below 2^15; the adds wrap mod 2^16, as the reference's u16 stores
+ * do). Lanes past the window add max(…, 0) = 0 and lanes past the row are masked off, so
+ * the last step may run up to seven columns on (into the slack after the last row).
  */
 function trapezoid(row: i32, x0: i32, x1: i32, sign: i32): void {
   const base = hist + (<usize>(row * width) << 1);
   const lo = x0 - pad > 0 ? x0 - pad : 0;
   const end = x1 + pad < width - 1 ? x1 + pad + 1 : width;
-  const rightStops = x1 - pad;
-  const leftMoves = x0 + pad + 1;
-  const flatFrom = min(max(min(rightStops, leftMoves), lo), end);
-  const flatTo = min(max(max(rightStops, leftMoves), flatFrom), end);
-  let c = lo;
-  // rising: sign · (c + pad − x0 + 1) at column c
-  let amount = sign * (c + pad - x0 + 1);
-  const rising = sign > 0 ? RAMP : i16x8.neg(RAMP);
-  const step8 = i16x8.splat(<i16>(sign * 8));
-  let ramp = i16x8.add(i16x8.splat(<i16>amount), rising);
-  for (; c + 8 <= flatFrom; c += 8) {
+  const padV = i16x8.splat(<i16>pad);
+  const x0V = i16x8.splat(<i16>x0);
+  const x1V = i16x8.splat(<i16>x1);
+  const widthV = i16x8.splat(<i16>width);
+  const zero = i16x8.splat(0);
+  const one = i16x8.splat(1);
+  let columns = i16x8.add(i16x8.splat(<i16>lo), RAMP);
+  const eight = i16x8.splat(8);
+  for (let c = lo; c < end; c += 8) {
+    const right = i16x8.min_s(i16x8.add(columns, padV), x1V);
+    const left = i16x8.max_s(i16x8.sub(columns, padV), x0V);
+    const amount = v128.and(i16x8.max_s(i16x8.add(i16x8.sub(right, left), one), zero), i16x8.lt_s(columns, widthV));
     const at = base + (<usize>c << 1);
-    v128.store(at, i16x8.add(v128.load(at), ramp));
-    ramp = i16x8.add(ramp, step8);
-  }
-  amount = sign * (c + pad - x0 + 1);
-  for (; c < flatFrom; c++, amount += sign) {
-    const at = base + (<usize>c << 1);
-    store<u16>(at, load<u16>(at) + amount);
-  }
-  const flat = sign * (rightStops <= leftMoves - 1 ? x1 - x0 + 1 : 2 * pad + 1);
-  const flatV = i16x8.splat(<i16>flat);
-  for (; c + 8 <= flatTo; c += 8) {
-    const at = base + (<usize>c << 1);
-    v128.store(at, i16x8.add(v128.load(at), flatV));
-  }
-  for (; c < flatTo; c++) {
-    const at = base + (<usize>c << 1);
-    store<u16>(at, load<u16>(at) + flat);
-  }
-  // falling: sign · (x1 − c + pad + 1) at column c
-  amount = sign * (x1 - c + pad + 1);
-  ramp = i16x8.sub(i16x8.splat(<i16>amount), rising);
-  for (; c + 8 <= end; c += 8) {
-    const at = base + (<usize>c << 1);
-    v128.store(at, i16x8.add(v128.load(at), ramp));
-    ramp = i16x8.sub(ramp, step8);
-  }
-  amount = sign * (x1 - c + pad + 1);
-  for (; c < end; c++, amount -= sign) {
-    const at = base + (<usize>c << 1);
-    store<u16>(at, load<u16>(at) + amount);
+    const h = v128.load(at);
+    v128.store(at, sign > 0 ? i16x8.add(h, amount) : i16x8.sub(h, amount));
+    columns = i16x8.add(columns, eight);
   }
 }
 
