@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { extractedScores, lumaPicture, stridedLuma } from "@vq/core/testing";
 import type { PicturePair } from "@vq/core";
 import { planCambi, type CambiPlan } from "../numerics/cambi-plan.ts";
@@ -243,6 +246,23 @@ describe("CambiWasm scores what CambiCpu scores", () => {
       expect(extractedScores(new CambiWasm(o, module), pairs)).toEqual(expected);
     });
   }
+
+  test("heatmaps (every c-value, from the kernels' list) are the reference's files", () => {
+    const pairs = pairsOf(10, 320, 241, scene(1023));
+    const dir = mkdtempSync(join(tmpdir(), "cambi-wasm-heatmaps-"));
+    try {
+      const files = (kind: string) => {
+        const o = cambiOptions.resolve({ heatmaps_path: join(dir, kind) });
+        extractedScores(kind === "ts" ? new CambiCpu(o) : new CambiWasm(o, module), pairs);
+        return readdirSync(join(dir, kind)).sort().map((f) => [f, readFileSync(join(dir, kind, f))]);
+      };
+      const expected = files("ts");
+      expect(expected.length).toBe(5);
+      expect(files("wasm")).toEqual(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   test("high_res_speedup at 1080p (scale 0 at half size)", () => {
     const pairs = pairsOf(8, 1920, 1080, scene(255), 1);
