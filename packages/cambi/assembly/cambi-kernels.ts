@@ -311,6 +311,8 @@ function cValuesRow(i: i32): void {
         if ((bits & (1 << d)) == 0) continue;
         const step = <usize>((d + 1) * width) << 1;
         const pm = i32x4.max_u(v128.load16x4_u(at + step), v128.load16x4_u(at - step));
+        // no neighbour d + 1 codes away in any lane: every value is 0
+        if (!v128.any_true(pm)) continue;
         const product = f32x4.convert_i32x4_s(i32x4.mul(i32x4.mul(p0, i32x4.splat(load<i32>(weights + (<usize>d << 2)))), pm));
         const sums = i32x4.add(p0, pm);
         let inverse = f32x4.splat(load<f32>(reciprocal + (<usize>i32x4.extract_lane(sums, 0) << 2)));
