@@ -246,6 +246,7 @@ function piece1(row: i32, x0: i32, x1: i32): void {
 
 // column offsets of the lanes
 const RAMP: v128 = i16x8(0, 1, 2, 3, 4, 5, 6, 7);
+const LANE_INDEX: v128 = i32x4(0, 1, 2, 3);
 
 /**
  * Adds `sign` per pixel of columns [x0, x1] of histogram row `row` to every column within
@@ -322,7 +323,13 @@ function cValuesRow(i: i32): void {
         // every value is ≥ 0 and none is NaN: max is the reference's `if (val > c) c = val`
         c = f32x4.max(c, f32x4.mul(product, inverse));
       }
-      if (v128.any_true(c)) {
+      if (i32x4.all_true(c)) {
+        // four non-zero values (a float ≥ 0 is non-zero where its bits are): stored as vectors
+        v128.store(positions + (<usize>n << 2), i32x4.add(i32x4.splat(rowAt + x), LANE_INDEX));
+        v128.store(values + (<usize>n << 2), c);
+        n += 4;
+        sum = sumOf(sum, c);
+      } else if (v128.any_true(c)) {
         n = emit(n, rowAt + x, f32x4.extract_lane(c, 0));
         n = emit(n, rowAt + x + 1, f32x4.extract_lane(c, 1));
         n = emit(n, rowAt + x + 2, f32x4.extract_lane(c, 2));
