@@ -45,7 +45,7 @@ export function toTenBit(plane: Plane, bitDepth: number, outWidth: number, outHe
       const end = o + outWidth;
       if (down) for (; o < end; o++, i++) out[o] = (data[i]! + round) >> down;
       else if (up) for (; o < end; o++, i++) out[o] = data[i]! << up;
-      else for (; o < end; o++, i++) out[o] = data[i]!;
+      else out.set(data.subarray(i, i + outWidth), o); // 10 bits: the row as it is
     }
     return;
   }
