@@ -1,22 +1,24 @@
 // CAMBI's WebAssembly SIMD kernels, in AssemblyScript (ADR 0040). They compute what
-// src/cpu/c-values.ts and code-runs.ts compute, bit for bit: those stay the readable
-// specification, and the tests hold the two paths to each other and to libvmaf. Built by
-// tools/build-wasm.ts into src/cpu/wasm/cambi-kernels.wasm.ts.
+// src/cpu/c-values.ts with code-runs.ts, spatial-mask.ts, mode-filter.ts and
+// numerics/preprocess.ts's antiDitheredFrom8Bit compute, bit for bit: those stay the
+// readable specification, and the tests hold the two paths to each other and to libvmaf.
+// Built by tools/build-wasm.ts into src/cpu/wasm/cambi-kernels.wasm.ts.
 //
 // Memory is laid out by the caller (src/cpu/cambi-wasm.ts), every pointer a byte address:
-// the plan's tables (visible steps per band code, their first step, the contrast weights,
-// the float reciprocal table), the sliding histograms (u16, `histRows` rows of the current
-// width, zero rows above and below the band so no step indexes outside), a ring of the
-// code runs of the 2·pad + 2 rows the window covers (one row's runs per slot, at most
-// `width` of them), the mask spans of the current scale (copied in per scale) and the
-// sparse c-value list (room for one per pixel).
+// the three working pictures (u16), the mask spans, the plan's tables (visible steps per
+// band code, their first step, the contrast weights, the float reciprocal table), the
+// sliding histograms (u16, `histRows` rows of the current width, zero rows above and below
+// the band so no step indexes outside), a ring of the code runs of the 2·pad + 2 rows the
+// window covers (one row's runs per slot, at most `width` of them), the sparse c-value list
+// (room for one per pixel), the mask's and the mode filter's rows and an 8-bit luma plane.
+// Every buffer is followed by 16 bytes of slack.
 //
-// Exactness: the counts are integers below 2^16 (a window holds at most 127² pixels), so
-// the u16 adds of the histograms (which wrap like the reference's Uint16Array when a
-// removal runs first) end on the same values; a c-value is (float)(w · p0 · pmax) times
-// the float reciprocal of p0 + pmax: the product is below 9 · 4225² < 2^31, converted with
-// one rounding like Math.fround of the exact double, and f32 multiplication rounds once
-// like Math.fround of the (exact) double product of two floats.
+// Exactness: the counts are integers of at most 65² = 4225 (the plan refuses larger
+// windows), so the i16 adds of the histograms (which wrap like the reference's Uint16Array
+// when a removal runs first) end on the same values; a c-value is (float)(w · p0 · pmax)
+// times the float reciprocal of p0 + pmax: the product is below 9 · 4225² < 2^31, converted
+// with one rounding like Math.fround of the exact double, and f32 multiplication rounds
+// once like Math.fround of the (exact) double product of two floats.
 
 // ---------------------------------------------------------------------------------------
 // The plan, set by configure()
