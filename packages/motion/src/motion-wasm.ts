@@ -1,4 +1,4 @@
-import { alignUp, copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { copyPlaneIntoKernels, KernelMemoryLayout, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionFeatureNames, type MotionOptions } from "./definition.ts";
 import { sadScore } from "./motion-cpu.ts";
 import { DEEP_COLUMN_BASE, motionSad, NARROW_SAMPLE_LIMIT } from "./motion-sad.ts";
@@ -80,16 +80,11 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
     if (this.state) giveBackInstance(this.module, this.state.kernels);
     const kernels = takeInstance(this.module);
     const { width, height } = format;
-    const align = (n: number) => alignUp(n, 16); // not & ~15: a large picture's layout passes 2^31
-    let end = align(kernels.heapBase());
-    const luma = end;
-    end = align(end + (width * height + 16) * 2);
-    const row = end + 16; // two mirrored samples (and alignment) before sample 0
-    end = align(row + (width + 16) * 4);
-    const planeBytes = align((width * height + 16) * 4);
-    const starts = Array.from({ length: this.distance + 1 }, (_, i) => end + i * planeBytes);
-    end += starts.length * planeBytes;
-    reserveMemory(kernels.memory, end);
+    const layout = new KernelMemoryLayout(kernels.heapBase());
+    const luma = layout.take((width * height + 16) * 2);
+    const row = layout.take(16 + (width + 16) * 4) + 16; // two mirrored samples (and alignment) before sample 0
+    const starts = Array.from({ length: this.distance + 1 }, () => layout.take((width * height + 16) * 4));
+    reserveMemory(kernels.memory, layout.end);
     const entries = starts.map((at) => ({ at, view: new Int32Array(kernels.memory.buffer, at, width * height), narrow: true }));
     this.state = { kernels, luma, row, entries, frames: 0 };
   }

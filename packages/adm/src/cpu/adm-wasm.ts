@@ -1,4 +1,4 @@
-import { alignUp, copyPlaneIntoKernels, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { alignUp, copyPlaneIntoKernels, KernelMemoryLayout, kernelsModule, reserveMemory, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { filterRegion, scoreRegion, type Region } from "../numerics/band-region.ts";
 import { int32Numerator, maskingShifts, scale0Numerator, walkRange } from "../numerics/contrast-masking.ts";
 import { csfFactors, fixedFactorsQ32, scale0FixedFactors } from "../numerics/csf.ts";
@@ -49,15 +49,6 @@ export function admKernelsModule(): WebAssembly.Module | undefined {
 /** Bytes a SIMD step may read past a buffer's end (32, rounded up). */
 const SLACK = 64;
 
-/** A bump layout of 16-byte-aligned buffers in the kernels' memory. */
-class Layout {
-  constructor(public end: number) {}
-  take(bytes: number): number {
-    const at = alignUp(this.end, 16); // not & ~15: a large picture's layout passes 2^31
-    this.end = at + bytes + SLACK;
-    return at;
-  }
-}
 
 /**
  * Where everything lives, as AdmBuffers lays it out (one stride for every band, scale 0's
@@ -93,7 +84,7 @@ interface WasmLayout {
 }
 
 export function layOut(base: number, width: number, height: number, bitDepth: number): WasmLayout {
-  const layout = new Layout(base);
+  const layout = new KernelMemoryLayout(base, SLACK);
   const halfW = (width + 1) >> 1;
   const halfH = (height + 1) >> 1;
   const samples = width * height * (bitDepth > 8 ? 2 : 1);

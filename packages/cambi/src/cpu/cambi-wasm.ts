@@ -1,4 +1,4 @@
-import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type Plane } from "@vq/core";
+import { copyPlaneIntoKernels, KernelMemoryLayout, kernelsModule, reserveMemory, type Plane } from "@vq/core";
 import type { CambiOptions } from "../definition.ts";
 import type { CambiPlan } from "../numerics/cambi-plan.ts";
 import { RECIPROCAL } from "../numerics/reciprocal.ts";
@@ -34,15 +34,6 @@ export function cambiKernelsModule(): WebAssembly.Module | undefined {
 /** Bytes a SIMD step may read past a buffer's end. */
 const SLACK = 16;
 
-/** A bump layout of 16-byte-aligned buffers in the kernels' memory. */
-class Layout {
-  constructor(public end: number) {}
-  take(bytes: number): number {
-    const at = (this.end + 15) & ~15;
-    this.end = at + bytes + SLACK;
-    return at;
-  }
-}
 
 /** Throws unless every array lies in the kernels' memory (the workspace's pictures and mask do). */
 function checkInKernels(kernels: CambiKernels, ...arrays: ArrayBufferView[]): void {
@@ -125,7 +116,7 @@ export function wasmWorkspace(module: WebAssembly.Module, plan: CambiPlan): Camb
   const kernels = new WebAssembly.Instance(module).exports as unknown as CambiKernels;
   const { allocWidth: w, allocHeight: h, numDiffs, bandBase, bandSize } = plan;
   const n = w * h;
-  const layout = new Layout(kernels.heapBase());
+  const layout = new KernelMemoryLayout(kernels.heapBase(), SLACK);
   const pictures = [0, 1, 2].map(() => layout.take(n * 2));
   const steps = layout.take(bandSize * 4);
   const firstStep = layout.take(bandSize);

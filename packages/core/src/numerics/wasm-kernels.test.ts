@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { isAllocationFailure } from "../limits.ts";
-import { cpuKernels, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
+import { cpuKernels, KernelMemoryLayout, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
 
 // (module (func (export "f") (result v128) v128.const i32x4 0 0 0 0))
 const SIMD_MODULE = Buffer.from([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]).toString("base64");
@@ -52,4 +52,12 @@ test("a refused memory grow is an allocation failure (vq's 'not enough memory'),
   }
   expect(isAllocationFailure(error)).toBe(true);
   expect((error as Error).message).toStartWith("out of memory: WebAssembly kernels' memory of 1 MiB refused");
+});
+
+test("a kernel memory layout stays aligned and in order past 2^31 bytes", () => {
+  const layout = new KernelMemoryLayout(1000, 64);
+  const at = [layout.take(2 ** 31 - 5), layout.take(3), layout.take(2 ** 30 + 1), layout.take(16)];
+  // a 32-bit `& ~15` gave negative addresses from the second buffer on
+  expect(at).toEqual([1008, 2 ** 31 + 1072, 2 ** 31 + 1152, 2 ** 31 + 2 ** 30 + 1232]);
+  expect(layout.end).toBe(2 ** 31 + 2 ** 30 + 1232 + 16 + 64);
 });

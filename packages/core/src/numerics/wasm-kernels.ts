@@ -5,7 +5,7 @@
  * there is no environment (a browser).
  */
 import { VqError } from "../errors.ts";
-import type { Plane } from "../picture.ts";
+import { alignUp, type Plane } from "../picture.ts";
 
 export type CpuKernels = "auto" | "wasm" | "ts";
 const CHOICES: readonly CpuKernels[] = ["auto", "wasm", "ts"];
@@ -68,6 +68,24 @@ function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;
+}
+
+/**
+ * A bump layout of 16-byte-aligned buffers in a kernels' memory, from `end` (the module's
+ * heap base) on, `slack` bytes left after each buffer for SIMD steps that read past its end.
+ * Plain arithmetic, no 32-bit operators: a large picture's layout passes 2^31 bytes.
+ */
+export class KernelMemoryLayout {
+  constructor(
+    public end: number,
+    private readonly slack = 0,
+  ) {}
+
+  take(bytes: number): number {
+    const at = alignUp(this.end, 16);
+    this.end = at + bytes + this.slack;
+    return at;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { copyPlaneIntoKernels, kernelsModule, reserveMemory, type Plane } from "@vq/core";
+import { copyPlaneIntoKernels, KernelMemoryLayout, kernelsModule, reserveMemory, type Plane } from "@vq/core";
 import { decimatedSize } from "../numerics/decimation-geometry.ts";
 import { lumaScale } from "../numerics/luma-float.ts";
 import { C1, C2, C3, GAUSSIAN_TAPS, WINDOW } from "../numerics/ssim-constants.ts";
@@ -44,7 +44,7 @@ export interface WasmPlane {
  */
 export class SsimWasmWorkspace {
   private readonly kernels: SsimKernels;
-  private end: number;
+  private readonly layout: KernelMemoryLayout;
   private readonly taps: number;
   private readonly lpf: number;
   private readonly staging: number;
@@ -58,7 +58,7 @@ export class SsimWasmWorkspace {
   /** `width` × `height`: the input luma; `ssimWidth`: the widest picture SSIM is computed on. */
   constructor(module: WebAssembly.Module, width: number, height: number, ssimWidth: number) {
     this.kernels = new WebAssembly.Instance(module).exports as unknown as SsimKernels;
-    this.end = this.kernels.heapBase();
+    this.layout = new KernelMemoryLayout(this.kernels.heapBase());
     this.taps = this.take(GAUSSIAN_TAPS.length * 4);
     this.lpf = this.take(LPF_9X9.length * 4);
     this.staging = this.take(width * height * 2 + SLACK_BYTES);
@@ -69,9 +69,7 @@ export class SsimWasmWorkspace {
   }
 
   private take(bytes: number): number {
-    const at = Math.ceil(this.end / 16) * 16; // not & ~15: addresses may pass 2^31
-    this.end = at + bytes;
-    return at;
+    return this.layout.take(bytes);
   }
 
   /** A float plane of this size (call before `ready`). */
@@ -81,7 +79,7 @@ export class SsimWasmWorkspace {
 
   /** Grows the memory to the layout and writes the taps; planes are taken before this. */
   ready(): void {
-    reserveMemory(this.kernels.memory, this.end);
+    reserveMemory(this.kernels.memory, this.layout.end);
     const buffer = this.kernels.memory.buffer;
     new Float32Array(buffer, this.taps, GAUSSIAN_TAPS.length).set(GAUSSIAN_TAPS);
     new Float32Array(buffer, this.lpf, LPF_9X9.length).set(LPF_9X9);

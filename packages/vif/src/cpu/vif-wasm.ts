@@ -1,4 +1,4 @@
-import { alignUp, copyPlaneIntoKernels, kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
+import { copyPlaneIntoKernels, KernelMemoryLayout, kernelsModule, reserveMemory, uint64ToNumber, type FeatureCollector, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { vifDefinition, vifFeatureNames, type VifFeatureNames, type VifOptions } from "../definition.ts";
 import { createLog2Table } from "../numerics/log2-table.ts";
 import { pairedTaps } from "../numerics/paired-taps.ts";
@@ -39,16 +39,6 @@ const SLACK = 16;
 /** The statistic rows the vertical pass writes (the kernels' MU1..RD_HI). */
 const STAT_ROWS = 8;
 
-/** A bump layout of 16-byte-aligned buffers in the kernels' memory. */
-class Layout {
-  constructor(public end: number) {}
-  take(bytes: number): number {
-    const at = alignUp(this.end, 16); // not & ~15: a large picture's layout may pass 2^31
-    this.end = at + bytes;
-    return at;
-  }
-}
-
 /** One scale's planes in wasm memory: byte addresses of sample (0, 0) of reference and distorted. */
 interface WasmScale {
   readonly width: number;
@@ -88,7 +78,7 @@ export class VifWasm implements FeatureExtractor<PicturePair> {
   init(format: PictureFormat): void {
     vifDefinition.checkFormat?.(this.options, format);
     const kernels = new WebAssembly.Instance(this.module).exports as unknown as VifKernels;
-    const layout = new Layout(kernels.heapBase());
+    const layout = new KernelMemoryLayout(kernels.heapBase());
     const table = layout.take(65537 * 2);
     const filters = VIF_FILTERS.map((f) => layout.take(f.length * 4));
     const tapPairs = VIF_FILTERS.map((f) => pairedTaps(f));
