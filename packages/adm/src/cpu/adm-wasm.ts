@@ -49,7 +49,6 @@ export function admKernelsModule(): WebAssembly.Module | undefined {
 /** Bytes a SIMD step may read past a buffer's end (32, rounded up). */
 const SLACK = 64;
 
-
 /**
  * Where everything lives, as AdmBuffers lays it out (one stride for every band, scale 0's
  * half width; smaller scales in the top-left corner): band sets are `bandBytes` apart,

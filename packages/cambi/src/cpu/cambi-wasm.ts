@@ -34,7 +34,6 @@ export function cambiKernelsModule(): WebAssembly.Module | undefined {
 /** Bytes a SIMD step may read past a buffer's end. */
 const SLACK = 16;
 
-
 /** Throws unless every array lies in the kernels' memory (the workspace's pictures and mask do). */
 function checkInKernels(kernels: CambiKernels, ...arrays: ArrayBufferView[]): void {
   for (const a of arrays) if (a.buffer !== kernels.memory.buffer) throw new Error("cambi: the WebAssembly kernels were given an array outside their memory");
