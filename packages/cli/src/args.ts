@@ -34,6 +34,8 @@ export interface CliSettings {
   ffmpeg?: string;
   /** ffmpeg's -hwaccel for the inputs it decodes. */
   hwaccel?: string;
+  /** ffmpeg's -threads for each input it decodes (0: its own choice). */
+  decoderThreads?: number;
   scale: boolean;
   /** Convert the distorted video to the reference's format and frame rate (ffmpeg). */
   conform: boolean;
@@ -85,6 +87,7 @@ const SPECS: Spec[] = [
   { long: "help", value: false },
   { long: "ffmpeg", value: true },
   { long: "hwaccel", value: true },
+  { long: "decoder-threads", value: true },
   { long: "scale", value: false },
   { long: "conform", value: false },
   { long: "scaler", value: true },
@@ -183,6 +186,8 @@ ${wrapped(FEATURE_NAMES.join(", "), 30, 90)}
                               ffprobe beside it gives the progress line its total
       --hwaccel NAME          decode those inputs with ffmpeg's -hwaccel NAME (cuda, vaapi, qsv,
                               videotoolbox, ... as your ffmpeg has them; ffmpeg -hwaccels lists them)
+      --decoder-threads N     ffmpeg's decoding threads per input (-threads N; default 0: ffmpeg's
+                              own, about one a core); fewer when many vq runs decode at once
   -q, --quiet                 only errors on stderr (no progress, no notes)
   -v, --version               print the version
       --help                  this text
@@ -320,6 +325,9 @@ export function parseArgs(argv: readonly string[]): CliSettings {
       case "hwaccel":
         if (!/^[a-z0-9_]+$/.test(v)) throw new VqError(`invalid argument "${v}" for --hwaccel: expected an ffmpeg hwaccel name such as cuda, vaapi, qsv or videotoolbox`);
         s.hwaccel = v;
+        break;
+      case "decoder-threads":
+        s.decoderThreads = parseUnsigned("decoder-threads", v, 0, LIMITS.threads);
         break;
       case "scale":
         s.scale = true;

@@ -86,9 +86,11 @@ describe("limits before allocation", () => {
     await expectRefused(["-r", ref, "-d", ref, "--model", `path=${model}`], "huge-sv.json", "total_sv 2000000000 is over vq's limit of 1000000 support vectors");
   });
 
-  test("--threads over the cap is refused as an argument, naming the cap", async () => {
+  test("--threads and --decoder-threads over the cap are refused as arguments, naming the cap", async () => {
     const ref = file("c-ref.y4m", y4m("YUV4MPEG2 W16 H16 F25:1 C444", 16 * 16 * 3, 2, 8, noise(255)));
     await expectRefused(["-r", ref, "-d", ref, "--threads", "257", "--feature", "psnr", "-n"], 'invalid argument "257" for --threads: at most 256 (vq\'s limit, docs/limits.md)');
+    await expectRefused(["-r", ref, "-d", ref, "--decoder-threads", "257", "--feature", "psnr", "-n"], 'invalid argument "257" for --decoder-threads: at most 256 (vq\'s limit, docs/limits.md)');
+    await expectRefused(["-r", ref, "-d", ref, "--decoder-threads", "two", "--feature", "psnr", "-n"], 'invalid argument "two" for --decoder-threads: expected a non-negative integer');
   });
 
   test("--threads 256 on a 2-frame clip starts 2 workers, not 256, and scores as one thread does", async () => {

@@ -26,6 +26,7 @@ export function scoreRequestFor(s: CliSettings): Omit<ScoreRequest, "distorted">
     skipDist: s.skipDist,
     ffmpeg: s.ffmpeg,
     hwaccel: s.hwaccel,
+    decoderThreads: s.decoderThreads,
     scaleDistorted: s.scale,
     conform: s.conform,
     scaler: s.scaler,

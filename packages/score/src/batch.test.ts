@@ -42,6 +42,7 @@ describe.each(gpu ? (["cpu", "gpu"] as const) : (["cpu"] as const))("scoreBatch 
 
 test("a concurrency that is not a positive integer is refused", async () => {
   await expect(all(scoreBatch([], { concurrency: 0 }))).rejects.toThrow("batch options: concurrency: expected a positive integer, got 0");
+  await expect(all(scoreBatch([], { decoderThreads: 1.5 }))).rejects.toThrow("batch options: decoderThreads: expected a non-negative integer, got 1.5");
 });
 
 test("jobs from a stream: a finished job comes out while the next one has not arrived", async () => {

@@ -21,6 +21,13 @@ export interface BatchOptions {
    * kernels are compiled once for the whole batch.
    */
   concurrency?: number;
+  /**
+   * ffmpeg's decoding threads per input for the jobs that do not set their own
+   * `decoderThreads` (absent: ffmpeg's own choice, about one a core). With several jobs in
+   * flight, each decoding two inputs, a few threads each decode more frames in all: `vq
+   * batch` gives about the CPUs over the decoders in flight, at least 2.
+   */
+  decoderThreads?: number;
   /** Events for job `index` (its progress and notes). */
   events?: (index: number) => ScoreEvents;
 }
@@ -35,13 +42,16 @@ export const DEFAULT_BATCH_CONCURRENCY = 2;
 export async function* scoreBatch(jobs: Iterable<BatchJob> | AsyncIterable<BatchJob>, options: BatchOptions = {}): AsyncGenerator<BatchJobOutcome, void, undefined> {
   const concurrency = options.concurrency ?? DEFAULT_BATCH_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new VqError(`batch options: concurrency: expected a positive integer, got ${concurrency}`);
+  const threads = options.decoderThreads;
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 0)) throw new VqError(`batch options: decoderThreads: expected a non-negative integer, got ${threads}`);
   const running: Promise<BatchJobOutcome>[] = [];
   const input = Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : jobs[Symbol.iterator]();
   let next = Promise.resolve(input.next());
   let ended = false;
   let index = 0;
   const start = (job: BatchJob) => {
-    const started = runJob(job, index, options.events?.(index) ?? {});
+    const threaded = threads !== undefined && job && job.decoderThreads === undefined ? { ...job, decoderThreads: threads } : job;
+    const started = runJob(threaded, index, options.events?.(index) ?? {});
     index++;
     // a job's failure is seen when its turn comes, not as an unhandled rejection before
     started.catch(() => {});

@@ -38,6 +38,8 @@ export const scoreRequestSchema = z.strictObject({
   ffmpeg: z.string().min(1).optional(),
   /** ffmpeg's `-hwaccel` for decoding those inputs (cuda, vaapi, qsv, videotoolbox, ... as that ffmpeg has them). */
   hwaccel: z.string().regex(/^[a-z0-9_]+$/, "expected an ffmpeg hwaccel name such as cuda, vaapi, qsv or videotoolbox").optional(),
+  /** ffmpeg's decoding threads per input it decodes (`-threads N`; 0 or absent: ffmpeg's own choice). scoreBatch's `decoderThreads` sets it for jobs without one. */
+  decoderThreads: z.number().int().min(0).max(LIMITS.threads).optional(),
   /** Scale the distorted video to the reference's size (through ffmpeg, with `scaler`). */
   scaleDistorted: z.boolean().default(false),
   /** Convert the distorted video to the reference's size, bit depth, subsampling and frame rate (through ffmpeg); without it they must match. */
@@ -105,14 +107,14 @@ export async function openInput(source: string | VideoReader, raw: ParsedScoreRe
 }
 
 /** The distorted input opened to match the reference's size when scaling was asked for. */
-export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "scaleDistorted" | "scaler">, ref: PictureFormat | undefined): Promise<VideoReader> {
+export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "decoderThreads" | "scaleDistorted" | "scaler">, ref: PictureFormat | undefined): Promise<VideoReader> {
   if (r.scaleDistorted && !ref) throw new Error("openDistorted: scaling to the reference's size needs its format");
   return openInput(source, r.raw, { ...decoding(r), scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref!.width, height: ref!.height } : undefined });
 }
 
-/** The request's ffmpeg binary and hardware decoding, for every input ffmpeg decodes. */
-export function decoding(r: Pick<ParsedScoreRequest, "ffmpeg" | "hwaccel">): FfmpegOptions {
-  return { ffmpeg: r.ffmpeg, hwaccel: r.hwaccel };
+/** The request's ffmpeg binary, hardware decoding and decoding threads, for every input ffmpeg decodes. */
+export function decoding(r: Pick<ParsedScoreRequest, "ffmpeg" | "hwaccel" | "decoderThreads">): FfmpegOptions {
+  return { ffmpeg: r.ffmpeg, hwaccel: r.hwaccel, threads: r.decoderThreads };
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): z.infer<S> {

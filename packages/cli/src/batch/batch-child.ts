@@ -12,7 +12,7 @@ import { jobRequest, writeJobOutcome } from "./job-run.ts";
  * each finished job or chunk is one JSON line on standard output (where, range, code, lines,
  * chunk). Ends when its input ends.
  */
-export async function batchChild(concurrency: number, io: CliIo): Promise<number> {
+export async function batchChild(concurrency: number, decoderThreads: number | undefined, io: CliIo): Promise<number> {
   const specs: BatchJobSpec[] = [];
   const chunks: Promise<void>[] = [];
   const say = (r: ChildResult) => io.stdout(`${JSON.stringify(r)}\n`);
@@ -23,7 +23,7 @@ export async function batchChild(concurrency: number, io: CliIo): Promise<number
         const spec = jobFromObject(job.line, job.where);
         if (job.range) {
           // a chunk runs beside the batch's jobs: the parent hands out no more than --concurrency at once
-          chunks.push(scoreChildChunk(spec, job.range).then(say));
+          chunks.push(scoreChildChunk(spec, job.range, decoderThreads).then(say));
           continue;
         }
         specs.push(spec);
@@ -34,7 +34,7 @@ export async function batchChild(concurrency: number, io: CliIo): Promise<number
       }
     }
   }
-  for await (const done of scoreBatch(requests(), { concurrency })) {
+  for await (const done of scoreBatch(requests(), { concurrency, decoderThreads })) {
     const spec = specs[done.index]!;
     const lines: string[] = [];
     const code = await writeJobOutcome(spec, done, { stdout: () => {}, stderr: (t) => void lines.push(...t.split("\n").filter(Boolean).map((l) => l.replace(/^vq: /, ""))), stderrIsTty: false });
@@ -45,9 +45,10 @@ export async function batchChild(concurrency: number, io: CliIo): Promise<number
 }
 
 /** A chunk of a job (`vq batch --gpus --chunk-frames`): its scores, or its error as a failed job's line. */
-async function scoreChildChunk(spec: BatchJobSpec, range: FrameRange): Promise<ChildResult> {
+async function scoreChildChunk(spec: BatchJobSpec, range: FrameRange, decoderThreads: number | undefined): Promise<ChildResult> {
   try {
-    return { where: spec.where, range, code: 0, lines: [], chunk: await scoreChunk(jobRequest(spec) as ScoreRequest, range) };
+    const request = jobRequest(spec) as ScoreRequest;
+    return { where: spec.where, range, code: 0, lines: [], chunk: await scoreChunk({ ...request, decoderThreads: request.decoderThreads ?? decoderThreads }, range) };
   } catch (e) {
     if (!isVqError(e)) throw e;
     return { where: spec.where, range, code: 1, lines: [`${spec.where}: frames ${range.start} to ${range.end - 1}: ${e.message}`] };

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { isVqError, VqError } from "@vq/core";
+import { isVqError, LIMITS, VqError } from "@vq/core";
 import { DEFAULT_BATCH_CONCURRENCY, scoreBatch, type ChunkScores } from "@vq/score";
 import type { CliIo } from "../run-setup.ts";
 import { THRESHOLD_FAILED_EXIT_CODE } from "../thresholds/threshold-check.ts";
@@ -11,7 +11,7 @@ import { gpuEnvironment, listGpus, parseGpus } from "../gpus/gpu-devices.ts";
 import { scoreOnProcesses, type ChildJob, type ChildSlot } from "../gpus/gpu-processes.ts";
 import { jobChunks, mergedOutcome } from "./job-chunks.ts";
 
-export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [--gpus all|N|LIST [--chunk-frames N]] [-q]
+export const BATCH_USAGE = `Usage: vq batch JOBS.jsonl [--concurrency N] [--decoder-threads N] [--gpus all|N|LIST [--chunk-frames N]] [-q]
 
 Scores many jobs in one process: the GPU device and its kernels are set up once, and the
 next job's inputs are opened and decoded while the one before it computes. JOBS.jsonl
@@ -28,6 +28,10 @@ running it again; delete an output to score its job again. A job that fails is r
 
       --concurrency N   jobs in flight at once, per GPU with --gpus (default: half the CPUs,
                         as each job runs two decoders, shared among the GPUs; 2 to 8)
+      --decoder-threads N
+                        ffmpeg's decoding threads per input (-threads N; 0: ffmpeg's own,
+                        about one a core); default: the CPUs over the decoders in flight,
+                        at least 2. A job's own --decoder-threads wins
       --gpus all|N|LIST every GPU of the host, the first N, or a comma list of indexes or
                         PCI bus ids: one process per GPU, each job to the next free one
                         (Linux, Mesa's Vulkan device-select layer: docs/batch.md)
@@ -53,6 +57,8 @@ interface BatchSettings {
   chunkFrames?: number;
   /** One GPU's process under --gpus (batch-child.ts). */
   child: boolean;
+  /** --decoder-threads; undefined: defaultDecoderThreads(). */
+  decoderThreads?: number;
 }
 
 export function parseBatchArgs(argv: readonly string[]): BatchSettings {
@@ -74,6 +80,10 @@ export function parseBatchArgs(argv: readonly string[]): BatchSettings {
       const v = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
       if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new VqError(`invalid argument "${v ?? ""}" for --concurrency: expected an integer from 1 to 64`);
       b.concurrency = Number(v);
+    } else if (arg === "--decoder-threads" || arg.startsWith("--decoder-threads=")) {
+      const v = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) > LIMITS.threads) throw new VqError(`invalid argument "${v ?? ""}" for --decoder-threads: expected an integer from 0 to ${LIMITS.threads}`);
+      b.decoderThreads = Number(v);
     } else if (arg.startsWith("-")) throw new VqError(`unknown option ${arg} for vq batch (see vq batch --help)`);
     else if (b.jobs !== undefined) throw new VqError(`unexpected argument "${arg}": vq batch takes one JOBS.jsonl file`);
     else b.jobs = arg;
@@ -93,6 +103,17 @@ export function defaultConcurrency(processes = 1, cpus = availableParallelism())
   return Math.max(DEFAULT_BATCH_CONCURRENCY, Math.min(8, Math.floor(cpus / (2 * processes))));
 }
 
+/**
+ * ffmpeg's decoding threads per input when --decoder-threads is not given: the CPUs over
+ * the decoders in flight (two a job), at least 2. ffmpeg's own default, about one thread a
+ * core for every decoder, left 16 busy decoders on 16 CPUs decoding fewer frames in all:
+ * 200 two-second 1080p H.264 jobs at 8 in flight on one H200 host took 27.1 s with it,
+ * 22.6 s with 2 threads and 23.2 s with 4 (docs/performance.md).
+ */
+export function defaultDecoderThreads(concurrency: number, processes = 1, cpus = availableParallelism()): number {
+  return Math.max(2, Math.ceil(cpus / (processes * 2 * concurrency)));
+}
+
 /** `vq batch JOBS.jsonl`: returns the exit code. */
 export async function batchCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const b = parseBatchArgs(argv);
@@ -100,7 +121,7 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     io.stdout(BATCH_USAGE);
     return 0;
   }
-  if (b.child) return batchChild(b.concurrency ?? DEFAULT_BATCH_CONCURRENCY, io);
+  if (b.child) return batchChild(b.concurrency ?? DEFAULT_BATCH_CONCURRENCY, b.decoderThreads, io);
   const lines = readJobFile(b.jobs!);
   let failed = 0;
   let belowThreshold = 0;
@@ -134,9 +155,13 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
     // one process per GPU, each pinned to its own (ADR 0037), jobs handed out as they finish
     const gpus = parseGpus(b.gpus, listGpus());
     const slots = gpus.map((g) => ({ label: `GPU ${g.busId}`, env: gpuEnvironment(g) }));
-    await runOnProcesses(toRun, slots, { concurrency: b.concurrency ?? defaultConcurrency(slots.length), chunkFrames: b.chunkFrames }, io, progress, counted);
+    const concurrency = b.concurrency ?? defaultConcurrency(slots.length);
+    const decoderThreads = b.decoderThreads ?? defaultDecoderThreads(concurrency, slots.length);
+    await runOnProcesses(toRun, slots, { concurrency, decoderThreads, chunkFrames: b.chunkFrames }, io, progress, counted);
   } else {
-    for await (const done of scoreBatch(toRun.map(jobRequest), { concurrency: b.concurrency ?? defaultConcurrency(), events })) {
+    const concurrency = b.concurrency ?? defaultConcurrency();
+    const decoderThreads = b.decoderThreads ?? defaultDecoderThreads(concurrency);
+    for await (const done of scoreBatch(toRun.map(jobRequest), { concurrency, decoderThreads, events })) {
       counted(done.index, await writeJobOutcome(toRun[done.index]!, done, { ...io, stderr: (t) => progress.interrupt(() => io.stderr(t)) }));
     }
   }
@@ -151,6 +176,8 @@ export async function batchCommand(argv: readonly string[], io: CliIo): Promise<
 
 interface ProcessesSettings {
   concurrency: number;
+  /** ffmpeg's decoding threads per input in each process, for jobs without their own. */
+  decoderThreads?: number;
   chunkFrames?: number;
   /** The child process's command (default: this vq's `batch --child`). */
   command?: readonly string[];
@@ -176,7 +203,8 @@ export async function runOnProcesses(toRun: readonly BatchJobSpec[], slots: read
     if (ranges) chunked.set(job.where, { ranges: ranges.length, chunks: [], failed: false, t0: performance.now() });
     jobs.push(...(ranges ?? [undefined]).map((range) => ({ where: job.where, line: job.line, range })));
   }
-  const command = how.command ?? [process.execPath, process.argv[1]!, "batch", "--child", "--concurrency", String(concurrency)];
+  const threads = how.decoderThreads === undefined ? [] : ["--decoder-threads", String(how.decoderThreads)];
+  const command = how.command ?? [process.execPath, process.argv[1]!, "batch", "--child", "--concurrency", String(concurrency), ...threads];
   await scoreOnProcesses(jobs, slots, command, concurrency, (r) => {
     const i = index.get(r.where)!;
     const job = chunked.get(r.where);

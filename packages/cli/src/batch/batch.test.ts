@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { runVq } from "../testing/cli-run.ts";
-import { defaultConcurrency } from "./batch-command.ts";
+import { spawnSync } from "node:child_process";
+import { chmodSync } from "node:fs";
+import { defaultConcurrency, defaultDecoderThreads } from "./batch-command.ts";
 
 const rungs = goldenPairs().filter((p) => p.reference.endsWith("nat_576x324.ref.y4m"));
 const REF = goldenPath(rungs[0]!.reference);
@@ -104,6 +106,8 @@ describe("vq batch", () => {
       [["batch"], "vq: vq batch needs a jobs file: vq batch JOBS.jsonl (see vq batch --help)\n"],
       [["batch", join(dir, "absent.jsonl")], `vq: ${join(dir, "absent.jsonl")}: cannot read the jobs: ENOENT: no such file or directory, open '${join(dir, "absent.jsonl")}'\n`],
       [["batch", jobFile("x.jsonl", []), "--concurrency", "0"], `vq: invalid argument "0" for --concurrency: expected an integer from 1 to 64\n`],
+      [["batch", jobFile("x.jsonl", []), "--decoder-threads", "-1"], `vq: invalid argument "-1" for --decoder-threads: expected an integer from 0 to 256\n`],
+      [["batch", jobFile("x.jsonl", []), "--decoder-threads=999"], `vq: invalid argument "999" for --decoder-threads: expected an integer from 0 to 256\n`],
       [["batch", jobFile("empty.jsonl", [])], `vq: ${join(dir, "empty.jsonl")}: no jobs (one JSON object per line: {"reference": ..., "distorted": ..., "output": ...})\n`],
     ] as const) {
       const r = await runVq(args);
@@ -121,4 +125,41 @@ test("jobs in flight by default: half the CPUs (two decoders a job), shared amon
   expect(defaultConcurrency(1, 2)).toBe(2);
   expect(defaultConcurrency(1, 1)).toBe(2);
   expect(defaultConcurrency(1, 128)).toBe(8);
+});
+
+test("ffmpeg's decoding threads by default: the CPUs over the decoders in flight, at least 2", () => {
+  expect(defaultDecoderThreads(8, 1, 16)).toBe(2);
+  expect(defaultDecoderThreads(2, 1, 16)).toBe(4);
+  expect(defaultDecoderThreads(2, 1, 2)).toBe(2);
+  expect(defaultDecoderThreads(4, 4, 64)).toBe(2);
+  expect(defaultDecoderThreads(2, 1, 64)).toBe(16);
+});
+
+const ffmpegOnPath = spawnSync("sh", ["-c", "command -v ffmpeg"]).stdout.toString().trim();
+
+describe.skipIf(!ffmpegOnPath)("vq batch and ffmpeg's decoding threads", () => {
+  test("inputs ffmpeg decodes get the batch's -threads; a job's own --decoder-threads wins; 0 leaves ffmpeg's own", async () => {
+    // an ffmpeg that notes its arguments, then decodes as ffmpeg does
+    const log = join(dir, "ffmpeg-args.log");
+    const wrapper = join(dir, "logging-ffmpeg");
+    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${ffmpegOnPath}' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const mkv = join(dir, "dist.mkv");
+    spawnSync(ffmpegOnPath, ["-v", "error", "-i", DISTS[0]!, "-frames:v", "3", "-c:v", "ffv1", "-y", mkv]);
+    const args = ["--backend", "cpu", "--ffmpeg", wrapper, "--feature", "psnr", "-n", "--json"];
+    const threadsOf = async (batchArgs: string[], jobArgs: string[]) => {
+      rmSync(log, { force: true });
+      const out = join(dir, `threads-${batchArgs.join("")}-${jobArgs.join("")}.json`);
+      const r = await runVq(["batch", jobFile("threads.jsonl", [{ reference: REF, distorted: mkv, output: out, args: [...args, ...jobArgs] }]), "-q", ...batchArgs]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+      expect(decodes.length).toBe(1);
+      return /-threads (\d+) .*-i /.exec(decodes[0]!)?.[1];
+    };
+    expect(await threadsOf(["--concurrency", "2"], [])).toBe(String(defaultDecoderThreads(2)));
+    expect(await threadsOf(["--decoder-threads", "3"], [])).toBe("3");
+    expect(await threadsOf(["--decoder-threads", "3"], ["--decoder-threads", "5"])).toBe("5");
+    expect(await threadsOf(["--decoder-threads", "0"], [])).toBeUndefined();
+  }, 60_000);
 });

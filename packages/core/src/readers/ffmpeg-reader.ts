@@ -25,6 +25,12 @@ export interface FfmpegOptions {
    * back to memory as the software decoder's would (decoders are exact, so scores are equal).
    */
   hwaccel?: string;
+  /**
+   * ffmpeg's decoding threads for this input (`-threads N` before it; 0 = ffmpeg's own
+   * choice, about one a core, the default). Where many decoders run at once (a batch), a
+   * few threads each decode more frames in all than a core's worth each.
+   */
+  threads?: number;
   /** Scale the video to this size (bicubic unless `scaler` says, as libvmaf users do by hand). */
   scaleTo?: { width: number; height: number };
   /** swscale's algorithm for `scaleTo` (its `flags=` name; default bicubic). */
@@ -62,11 +68,7 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
   if (isStreamInput(path)) throw new VqError(`${streamName(path)}: is a pipe, read once as a Y4M stream: ffmpeg cannot convert it (scaling, --conform); give a file`);
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
   await (await openFileSource(path)).close();
-  const args = ["-v", "error", "-nostdin", ...(options.hwaccel ? ["-hwaccel", options.hwaccel] : []), "-i", path, "-map", "0:v:0", "-an", "-sn"];
-  const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? [])];
-  if (filters.length) args.push("-vf", filters.join(","));
-  args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
-  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", args);
+  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", decodeArguments(path, options));
   const { child, exited } = decoder;
   trackChildProcess(child);
   const failure = async (): Promise<VqError> => {
@@ -111,6 +113,16 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
       await reader.close();
     },
   };
+}
+
+/** ffmpeg's arguments to decode `path`'s first video stream to Y4M on its standard output. */
+export function decodeArguments(path: string, options: FfmpegOptions): string[] {
+  const threads = options.threads ? ["-threads", String(options.threads)] : [];
+  const args = ["-v", "error", "-nostdin", ...threads, ...(options.hwaccel ? ["-hwaccel", options.hwaccel] : []), "-i", path, "-map", "0:v:0", "-an", "-sn"];
+  const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? [])];
+  if (filters.length) args.push("-vf", filters.join(","));
+  args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
+  return args;
 }
 
 /** Y4M and raw YUV are read directly; everything else goes through ffmpeg. */

@@ -1,0 +1,12 @@
+import { expect, test } from "bun:test";
+import { decodeArguments } from "./ffmpeg-reader.ts";
+
+test("ffmpeg's decode arguments: -threads and -hwaccel go before the input, filters in order, Y4M to stdout", () => {
+  expect(decodeArguments("in.mp4", {})).toEqual(["-v", "error", "-nostdin", "-i", "in.mp4", "-map", "0:v:0", "-an", "-sn", "-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1"]);
+  expect(decodeArguments("in.mp4", { threads: 3, hwaccel: "cuda", scaleTo: { width: 64, height: 36 }, filters: ["fps=24/1"] })).toEqual([
+    "-v", "error", "-nostdin", "-threads", "3", "-hwaccel", "cuda", "-i", "in.mp4", "-map", "0:v:0", "-an", "-sn",
+    "-vf", "scale=64:36:flags=bicubic,fps=24/1", "-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1",
+  ]);
+  // 0: ffmpeg's own choice, as without the option
+  expect(decodeArguments("in.mp4", { threads: 0 })).toEqual(decodeArguments("in.mp4", {}));
+});
