@@ -24,6 +24,7 @@ export const KERNELS: readonly WasmKernels[] = [
   { source: "packages/adm/assembly/adm-kernels.ts", module: "packages/adm/src/cpu/wasm/adm-kernels.wasm.ts", constant: "ADM_KERNELS_WASM" },
   { source: "packages/ssim/assembly/ssim-kernels.ts", module: "packages/ssim/src/cpu/wasm/ssim-kernels.wasm.ts", constant: "SSIM_KERNELS_WASM" },
   { source: "packages/cambi/assembly/cambi-kernels.ts", module: "packages/cambi/src/cpu/wasm/cambi-kernels.wasm.ts", constant: "CAMBI_KERNELS_WASM" },
+  { source: "packages/speed/assembly/speed-kernels.ts", module: "packages/speed/src/cpu/wasm/speed-kernels.wasm.ts", constant: "SPEED_KERNELS_WASM" },
 ];
 
 /** asc's options: optimised, no runtime or GC (the kernels only touch memory the caller lays out), SIMD on, no imports. */

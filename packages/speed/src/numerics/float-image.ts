@@ -11,7 +11,7 @@ export function allocateImage(size: PlaneSize): FloatImage {
 }
 
 /** picture_copy's divisor: samples above 8 bits are scaled to the 8-bit range. */
-function sampleScale(bitDepth: number): number {
+export function sampleScale(bitDepth: number): number {
   return bitDepth === 10 ? 4 : bitDepth === 12 ? 16 : bitDepth === 16 ? 256 : 1;
 }
 

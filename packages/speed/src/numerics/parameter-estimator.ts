@@ -29,14 +29,19 @@ export function allocateStatistics(blocks: number): BlockStatistics {
 export class ParameterEstimator {
   readonly covariance = new Float32Array(SPEED_BLOCK_ELEMENTS * SPEED_BLOCK_ELEMENTS);
   readonly eigenvalues = new Float32Array(SPEED_BLOCK_ELEMENTS);
-  private readonly covarianceEstimator: CovarianceEstimator;
+  /** CovarianceEstimator.run, or the WebAssembly kernel's twin. */
+  private readonly covarianceOf: (data: Float32Array, cov: Float32Array) => void;
   private readonly eigen = new SymmetricEigenvalues(SPEED_BLOCK_ELEMENTS);
   private readonly solver: QrSolver;
   private readonly y: Float32Array;
   private readonly x: Float32Array;
 
-  constructor(private readonly geometry: SpeedGeometry) {
-    this.covarianceEstimator = new CovarianceEstimator(geometry);
+  constructor(private readonly geometry: SpeedGeometry, covariance?: (data: Float32Array, cov: Float32Array) => void) {
+    if (covariance) this.covarianceOf = covariance;
+    else {
+      const estimator = new CovarianceEstimator(geometry);
+      this.covarianceOf = (data, cov) => estimator.run(data, cov);
+    }
     this.solver = new QrSolver(SPEED_BLOCK_ELEMENTS, geometry.blocks);
     this.y = new Float32Array(SPEED_BLOCK_ELEMENTS * geometry.blocks);
     this.x = new Float32Array(SPEED_BLOCK_ELEMENTS * geometry.blocks);
@@ -44,7 +49,7 @@ export class ParameterEstimator {
 
   /** data: the decimated picture after local-mean removal (row stride = decimated width). */
   run(data: Float32Array, sigmaNn: number, out: BlockStatistics): void {
-    this.covarianceEstimator.run(data, this.covariance);
+    this.covarianceOf(data, this.covariance);
     this.eigen.run(this.covariance, this.eigenvalues);
     this.gatherBlocks(data);
     const regular = this.eigenvalues.every((l) => l >= EIGENVALUE_EPS);

@@ -10,6 +10,38 @@ import { allocateStatistics, ParameterEstimator, type BlockStatistics } from "./
 import { resample, resampling, type PrescaleMethod, type Resampling } from "./prescale.ts";
 import { speedScore } from "./speed-score.ts";
 import type { SpeedGeometry } from "./speed-geometry.ts";
+import { CovarianceEstimator } from "./covariance.ts";
+
+/**
+ * SpeedModel's per-pixel passes and the pictures they work in: the reference's below, or
+ * the WebAssembly kernels' (cpu/speed-wasm-passes.ts, ADR 0040), which give the same floats.
+ */
+export interface SpeedPasses {
+  /** The prescaled picture, when the geometry resamples. */
+  readonly scaled?: FloatImage;
+  /** The decimated picture (the local mean is removed from it in place). */
+  readonly decimated: FloatImage;
+  /** Decimator.run: src is the original or the scaled picture. */
+  decimate(src: FloatImage, out: FloatImage): void;
+  /** LocalMeanRemover.run. */
+  removeLocalMean(image: FloatImage): void;
+  /** CovarianceEstimator.run. */
+  covariance(data: Float32Array, cov: Float32Array): void;
+}
+
+/** The TypeScript reference's passes. */
+export function referencePasses(geometry: SpeedGeometry, options: SpeedOptions): SpeedPasses {
+  const decimator = new Decimator(geometry.scaled, geometry.decimated, antialiasFilter(options.speed_kernelscale));
+  const localMean = new LocalMeanRemover(geometry.decimated, localMeanFilter(options.speed_kernelscale));
+  const covariance = new CovarianceEstimator(geometry);
+  return {
+    scaled: geometry.resampled ? allocateImage(geometry.scaled) : undefined,
+    decimated: allocateImage(geometry.decimated),
+    decimate: (src, out) => decimator.run(src, out),
+    removeLocalMean: (image) => localMean.run(image),
+    covariance: (data, cov) => covariance.run(data, cov),
+  };
+}
 
 export interface PairScore {
   /** The SpEED score, a float. */
@@ -19,24 +51,18 @@ export interface PairScore {
 }
 
 export class SpeedModel {
-  private readonly scaled?: FloatImage;
   private readonly resampling?: Resampling;
-  private readonly decimator: Decimator;
-  private readonly localMean: LocalMeanRemover;
   private readonly estimator: ParameterEstimator;
-  private readonly decimated: FloatImage;
   readonly ref: BlockStatistics;
   readonly dis: BlockStatistics;
 
-  constructor(readonly geometry: SpeedGeometry, readonly options: SpeedOptions) {
-    if (geometry.resampled) {
-      this.scaled = allocateImage(geometry.scaled);
-      this.resampling = resampling(options.speed_prescale_method as PrescaleMethod, geometry.original, geometry.scaled);
-    }
-    this.decimator = new Decimator(geometry.scaled, geometry.decimated, antialiasFilter(options.speed_kernelscale));
-    this.localMean = new LocalMeanRemover(geometry.decimated, localMeanFilter(options.speed_kernelscale));
-    this.estimator = new ParameterEstimator(geometry);
-    this.decimated = allocateImage(geometry.decimated);
+  constructor(
+    readonly geometry: SpeedGeometry,
+    readonly options: SpeedOptions,
+    private readonly passes: SpeedPasses = referencePasses(geometry, options),
+  ) {
+    if (geometry.resampled) this.resampling = resampling(options.speed_prescale_method as PrescaleMethod, geometry.original, geometry.scaled);
+    this.estimator = new ParameterEstimator(geometry, (data, cov) => passes.covariance(data, cov));
     this.ref = allocateStatistics(geometry.blocks);
     this.dis = allocateStatistics(geometry.blocks);
   }
@@ -50,14 +76,15 @@ export class SpeedModel {
 
   /** The decimated, local-mean-free picture (filter_and_downscale). */
   detail(image: FloatImage): FloatImage {
+    const { scaled, decimated } = this.passes;
     let src = image;
-    if (this.scaled && this.resampling) {
-      resample(this.resampling, image, this.scaled);
-      src = this.scaled;
+    if (scaled && this.resampling) {
+      resample(this.resampling, image, scaled);
+      src = scaled;
     }
-    this.decimator.run(src, this.decimated);
-    this.localMean.run(this.decimated);
-    return this.decimated;
+    this.passes.decimate(src, decimated);
+    this.passes.removeLocalMean(decimated);
+    return decimated;
   }
 
   private model(image: FloatImage, out: BlockStatistics): void {

@@ -1,0 +1,217 @@
+// SpEED's WebAssembly SIMD kernels (speed_chroma, speed_temporal), in AssemblyScript
+// (ADR 0040). They compute what src/numerics/{float-image,decimate,covariance}.ts compute,
+// to the last bit of every float and double: those stay the readable specification, and
+// the tests hold the two paths to each other and to libvmaf. Built by tools/build-wasm.ts
+// into src/cpu/wasm/speed-kernels.wasm.ts.
+//
+// The reference's filters are float arithmetic: each product of two floats rounded to
+// float, added to a float sum (Math.fround of the exact double product or sum: the float
+// operation's result). Here f32x4.mul and f32x4.add do those operations, one OUTPUT per
+// lane, in the reference's order of taps; only the order across outputs changes. The
+// covariance's double sums keep the 16 lanes the reference copies from libvmaf's AVX-512
+// kernel, as eight f64x2 accumulators, reduced in the reference's order. The
+// transcendental and small steps (eigenvalues, QR solve, log2, the score) stay TypeScript.
+//
+// Memory is laid out by the caller (src/cpu/speed-wasm-passes.ts): f32 planes with rows
+// `width` samples apart, samples as u8 (8-bit) or u16; every pointer is a byte address.
+
+/** Where the caller may start laying out its buffers. */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/** float-image.ts's planeToFloat on packed samples: s / 2^k − 128 (inv = 2^−k: exact), one rounding. */
+export function samplesToFloat(src: usize, narrow: bool, n: i32, dst: usize, inv: f32): void {
+  const scale = f32x4.splat(inv);
+  const offset = f32x4.splat(128);
+  let i = 0;
+  if (narrow) {
+    for (; i + 8 <= n; i += 8) {
+      const w = v128.load8x8_u(src + <usize>i);
+      v128.store(dst + (<usize>i << 2), f32x4.sub(f32x4.mul(f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(w)), scale), offset));
+      v128.store(dst + (<usize>i << 2), f32x4.sub(f32x4.mul(f32x4.convert_i32x4_u(i32x4.extend_high_i16x8_u(w)), scale), offset), 16);
+    }
+    for (; i < n; i++) store<f32>(dst + (<usize>i << 2), <f32>load<u8>(src + <usize>i) * inv - 128);
+  } else {
+    for (; i + 4 <= n; i += 4) {
+      v128.store(dst + (<usize>i << 2), f32x4.sub(f32x4.mul(f32x4.convert_i32x4_u(v128.load16x4_u(src + (<usize>i << 1))), scale), offset));
+    }
+    for (; i < n; i++) store<f32>(dst + (<usize>i << 2), <f32>load<u16>(src + (<usize>i << 1)) * inv - 128);
+  }
+}
+
+/** float-image.ts's sampleDifference on packed samples: (previous − current) / 2^k, exact. */
+export function samplesDifference(prev: usize, cur: usize, narrow: bool, n: i32, dst: usize, inv: f32): void {
+  const scale = f32x4.splat(inv);
+  let i = 0;
+  if (narrow) {
+    for (; i + 8 <= n; i += 8) {
+      const d = i16x8.sub(v128.load8x8_u(prev + <usize>i), v128.load8x8_u(cur + <usize>i));
+      v128.store(dst + (<usize>i << 2), f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_s(d)), scale));
+      v128.store(dst + (<usize>i << 2), f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_s(d)), scale), 16);
+    }
+    for (; i < n; i++) store<f32>(dst + (<usize>i << 2), <f32>(<i32>load<u8>(prev + <usize>i) - <i32>load<u8>(cur + <usize>i)) * inv);
+  } else {
+    for (; i + 4 <= n; i += 4) {
+      const d = i32x4.sub(v128.load16x4_u(prev + (<usize>i << 1)), v128.load16x4_u(cur + (<usize>i << 1)));
+      v128.store(dst + (<usize>i << 2), f32x4.mul(f32x4.convert_i32x4_s(d), scale));
+    }
+    for (; i < n; i++) store<f32>(dst + (<usize>i << 2), <f32>(<i32>load<u16>(prev + (<usize>i << 1)) - <i32>load<u16>(cur + (<usize>i << 1))) * inv);
+  }
+}
+
+/** decimate.ts's mirrorIndex (vif_filter1d_s's reflection; the edge sample is not repeated). */
+// @ts-ignore: decorator
+@inline
+function mirror(i: i32, n: i32): i32 {
+  return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i;
+}
+
+/**
+ * One output row of a vertical pass, four columns a step: row[c] = Σk taps[k]·src[row_k][c],
+ * rows `mirror(first + k)`, in float, taps in order. The reference's sum starts at 0
+ * (0 + the first product: −0 becomes +0, as here).
+ */
+// @ts-ignore: decorator
+@inline
+function verticalRow(src: usize, width: i32, height: i32, first: i32, taps: usize, n: i32, row: usize): void {
+  let c = 0;
+  for (; c + 4 <= width; c += 4) {
+    let acc = f32x4.splat(0);
+    for (let k = 0; k < n; k++) {
+      const at = src + ((<usize>mirror(first + k, height) * <usize>width + <usize>c) << 2);
+      acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(taps + (<usize>k << 2))), v128.load(at)));
+    }
+    v128.store(row + (<usize>c << 2), acc);
+  }
+  for (; c < width; c++) {
+    let acc: f32 = 0;
+    for (let k = 0; k < n; k++) {
+      acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(src + ((<usize>mirror(first + k, height) * <usize>width + <usize>c) << 2));
+    }
+    store<f32>(row + (<usize>c << 2), acc);
+  }
+}
+
+/**
+ * decimate.ts's Decimator.run: the anti-alias filter at every 16th row and column of the
+ * (scaled) picture. The vertical pass runs over every column (four a step costs less than
+ * picking the ones the kept samples read); the horizontal pass reads the caller's
+ * per-output tap columns (`tapColumns`, i32, n per output column, mirrored).
+ */
+export function decimate(src: usize, width: i32, height: i32, taps: usize, n: i32, tapColumns: usize, row: usize, dst: usize, outW: i32, outH: i32): void {
+  const half = n >> 1;
+  for (let i = 0; i < outH; i++) {
+    verticalRow(src, width, height, 16 * i - half, taps, n, row);
+    for (let j = 0; j < outW; j++) {
+      let acc: f32 = 0;
+      const t = tapColumns + (<usize>(j * n) << 2);
+      for (let k = 0; k < n; k++) {
+        acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(row + (<usize>load<i32>(t + (<usize>k << 2)) << 2));
+      }
+      store<f32>(dst + (<usize>(i * outW + j) << 2), acc);
+    }
+  }
+}
+
+/**
+ * decimate.ts's LocalMeanRemover.run: the local-mean filter's picture into `mean`, then
+ * subtracted from the picture in place (after the whole mean: the filter reads the rows).
+ */
+export function removeLocalMean(image: usize, w: i32, h: i32, taps: usize, n: i32, row: usize, mean: usize): void {
+  const half = n >> 1;
+  for (let i = 0; i < h; i++) {
+    verticalRow(image, w, h, i - half, taps, n, row);
+    for (let j = 0; j < w; j++) {
+      let acc: f32 = 0;
+      for (let k = 0; k < n; k++) acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(row + (<usize>mirror(j - half + k, w) << 2));
+      store<f32>(mean + (<usize>(i * w + j) << 2), acc);
+    }
+  }
+  const size = w * h;
+  let p = 0;
+  for (; p + 4 <= size; p += 4) {
+    const at = <usize>p << 2;
+    v128.store(image + at, f32x4.sub(v128.load(image + at), v128.load(mean + at)));
+  }
+  for (; p < size; p++) {
+    const at = <usize>p << 2;
+    store<f32>(image + at, load<f32>(image + at) - load<f32>(mean + at));
+  }
+}
+
+/**
+ * covariance.ts's crossSum: Σ x_a·x_b over the rows, 16 columns a step into 16 lanes (eight
+ * f64x2), then 8 into the first 8, the rest into a scalar, reduced as the reference does.
+ */
+function crossSum(centred: usize, nBytes: usize, a: i32, b: i32, width: i32, height: i32): f64 {
+  let l0 = f64x2.splat(0), l1 = f64x2.splat(0), l2 = f64x2.splat(0), l3 = f64x2.splat(0);
+  let l4 = f64x2.splat(0), l5 = f64x2.splat(0), l6 = f64x2.splat(0), l7 = f64x2.splat(0);
+  let tail: f64 = 0;
+  const rowBytes = <usize>width << 3;
+  for (let r = 0; r < height; r++) {
+    let i = centred + <usize>a * nBytes + <usize>r * rowBytes;
+    let j = centred + <usize>b * nBytes + <usize>r * rowBytes;
+    const end = i + rowBytes;
+    for (; i + 128 <= end; i += 128, j += 128) {
+      l0 = f64x2.add(l0, f64x2.mul(v128.load(i), v128.load(j)));
+      l1 = f64x2.add(l1, f64x2.mul(v128.load(i, 16), v128.load(j, 16)));
+      l2 = f64x2.add(l2, f64x2.mul(v128.load(i, 32), v128.load(j, 32)));
+      l3 = f64x2.add(l3, f64x2.mul(v128.load(i, 48), v128.load(j, 48)));
+      l4 = f64x2.add(l4, f64x2.mul(v128.load(i, 64), v128.load(j, 64)));
+      l5 = f64x2.add(l5, f64x2.mul(v128.load(i, 80), v128.load(j, 80)));
+      l6 = f64x2.add(l6, f64x2.mul(v128.load(i, 96), v128.load(j, 96)));
+      l7 = f64x2.add(l7, f64x2.mul(v128.load(i, 112), v128.load(j, 112)));
+    }
+    for (; i + 64 <= end; i += 64, j += 64) {
+      l0 = f64x2.add(l0, f64x2.mul(v128.load(i), v128.load(j)));
+      l1 = f64x2.add(l1, f64x2.mul(v128.load(i, 16), v128.load(j, 16)));
+      l2 = f64x2.add(l2, f64x2.mul(v128.load(i, 32), v128.load(j, 32)));
+      l3 = f64x2.add(l3, f64x2.mul(v128.load(i, 48), v128.load(j, 48)));
+    }
+    for (; i < end; i += 8, j += 8) tail += load<f64>(i) * load<f64>(j);
+  }
+  // lanes (l0, l1) … (l14, l15): s = l[m] + l[m + 8], t = s[m + 4] + s[m], then t2 + t0 + (t3 + t1)
+  const s0 = f64x2.add(l0, l4), s1 = f64x2.add(l1, l5), s2 = f64x2.add(l2, l6), s3 = f64x2.add(l3, l7);
+  const t01 = f64x2.add(s2, s0);
+  const t23 = f64x2.add(s3, s1);
+  const u = f64x2.add(t23, t01);
+  return f64x2.extract_lane(u, 0) + f64x2.extract_lane(u, 1) + tail;
+}
+
+/**
+ * covariance.ts's CovarianceEstimator.run: the 25 shifted copies' float means (a float
+ * sum each, in row order), the copies minus their means in double (`centred`, 25 × n
+ * doubles), and the 25×25 covariance matrix, each entry the cross sum / n rounded to float.
+ */
+export function covariance(data: usize, stride: i32, subW: i32, subH: i32, centred: usize, means: usize, cov: usize): void {
+  const n = subW * subH;
+  const count = <f32>n;
+  const nBytes = <usize>n << 3;
+  for (let k = 0; k < 25; k++) {
+    const r = k / 5;
+    const c = k % 5;
+    let sum: f32 = 0;
+    for (let i = 0; i < subH; i++) {
+      const p = data + (<usize>((r + i) * stride + c) << 2);
+      for (let x = 0; x < subW; x++) sum = sum + load<f32>(p + (<usize>x << 2));
+    }
+    const mean = sum / count;
+    store<f32>(means + (<usize>k << 2), mean);
+    const m = f64x2.splat(<f64>mean);
+    let o = centred + <usize>k * nBytes;
+    for (let i = 0; i < subH; i++) {
+      const p = data + (<usize>((r + i) * stride + c) << 2);
+      let x = 0;
+      for (; x + 2 <= subW; x += 2, o += 16) v128.store(o, f64x2.sub(f64x2.promote_low_f32x4(v128.load64_zero(p + (<usize>x << 2))), m));
+      for (; x < subW; x++, o += 8) store<f64>(o, <f64>load<f32>(p + (<usize>x << 2)) - <f64>mean);
+    }
+  }
+  for (let a = 0; a < 25; a++) {
+    for (let b = 0; b <= a; b++) {
+      const v = <f32>(crossSum(centred, nBytes, a, b, subW, subH) / <f64>n);
+      store<f32>(cov + (<usize>(a * 25 + b) << 2), v);
+      store<f32>(cov + (<usize>(b * 25 + a) << 2), v);
+    }
+  }
+}

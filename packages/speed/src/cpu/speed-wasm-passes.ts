@@ -1,0 +1,145 @@
+import { KernelMemoryLayout, kernelsModule, reserveMemory, type Plane } from "@vq/core";
+import type { SpeedOptions } from "../definition.ts";
+import { mirrorIndex } from "../numerics/decimate.ts";
+import { sampleScale, type FloatImage } from "../numerics/float-image.ts";
+import { antialiasFilter, localMeanFilter } from "../numerics/gaussian-taps.ts";
+import type { SpeedPasses } from "../numerics/speed-model.ts";
+import { SPEED_BLOCK_ELEMENTS, type PlaneSize, type SpeedGeometry } from "../numerics/speed-geometry.ts";
+import { SPEED_KERNELS_WASM } from "./wasm/speed-kernels.wasm.ts";
+
+/** The kernels' exports (assembly/speed-kernels.ts); pointers are byte addresses in `memory`. */
+interface SpeedKernels {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  samplesToFloat(src: number, narrow: number, n: number, dst: number, inv: number): void;
+  samplesDifference(prev: number, cur: number, narrow: number, n: number, dst: number, inv: number): void;
+  decimate(src: number, width: number, height: number, taps: number, n: number, tapColumns: number, row: number, dst: number, outW: number, outH: number): void;
+  removeLocalMean(image: number, w: number, h: number, taps: number, n: number, row: number, mean: number): void;
+  covariance(data: number, stride: number, subW: number, subH: number, centred: number, means: number, cov: number): void;
+}
+
+/** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
+export function speedKernelsModule(): WebAssembly.Module | undefined {
+  return kernelsModule("speed", SPEED_KERNELS_WASM);
+}
+
+/** Bytes a 4- or 8-sample step may read past a buffer's end (it never uses what it reads there). */
+const SLACK_BYTES = 64;
+
+/** What an extractor needs besides SpeedModel's own pictures. */
+export interface SpeedWasmInputs {
+  /** Float pictures of the original size (the model's inputs). */
+  readonly pictures: number;
+  /** Packed sample planes of the original size (a frame's samples, copied in). */
+  readonly samplePlanes: number;
+  readonly bitDepth: number;
+}
+
+/**
+ * SpeedModel's passes on the WebAssembly SIMD kernels (ADR 0040), in one module instance
+ * laid out for one geometry: the filters, the decimated and local-mean pictures, the
+ * covariance's centred copies, and the extractor's input pictures and sample planes. The
+ * memory never grows after the constructor, so the FloatImage views stay valid.
+ */
+export class SpeedWasmPasses implements SpeedPasses {
+  readonly scaled?: FloatImage;
+  readonly decimated: FloatImage;
+  readonly pictures: FloatImage[] = [];
+  private readonly kernels: SpeedKernels;
+  private readonly samples: number[] = [];
+  private readonly narrow: boolean;
+  private readonly inverse: number;
+  private readonly antialias: { at: number; n: number };
+  private readonly localMean: { at: number; n: number };
+  private readonly tapColumns: number;
+  private readonly row: number;
+  private readonly mean: number;
+  private readonly centred: number;
+  private readonly means: number;
+  private readonly cov: number;
+
+  constructor(module: WebAssembly.Module, private readonly geometry: SpeedGeometry, options: Pick<SpeedOptions, "speed_kernelscale">, inputs: SpeedWasmInputs) {
+    this.kernels = new WebAssembly.Instance(module).exports as unknown as SpeedKernels;
+    const layout = new KernelMemoryLayout(this.kernels.heapBase(), SLACK_BYTES);
+    const { original, scaled, decimated, sub } = geometry;
+    const antialias = antialiasFilter(options.speed_kernelscale);
+    const local = localMeanFilter(options.speed_kernelscale);
+    this.antialias = { at: layout.take(antialias.length * 4), n: antialias.length };
+    this.localMean = { at: layout.take(local.length * 4), n: local.length };
+    this.tapColumns = layout.take(decimated.width * antialias.length * 4);
+    this.row = layout.take(Math.max(scaled.width, decimated.width) * 4);
+    this.mean = layout.take(decimated.width * decimated.height * 4);
+    this.centred = layout.take(SPEED_BLOCK_ELEMENTS * sub.width * sub.height * 8);
+    this.means = layout.take(SPEED_BLOCK_ELEMENTS * 4);
+    this.cov = layout.take(SPEED_BLOCK_ELEMENTS * SPEED_BLOCK_ELEMENTS * 4);
+    const planes: [PlaneSize, number][] = [];
+    const plane = (size: PlaneSize) => {
+      const at = layout.take(size.width * size.height * 4);
+      planes.push([size, at]);
+      return planes.length - 1;
+    };
+    const decimatedAt = plane(decimated);
+    const scaledAt = geometry.resampled ? plane(scaled) : -1;
+    const pictureAt = Array.from({ length: inputs.pictures }, () => plane(original));
+    this.narrow = inputs.bitDepth === 8;
+    for (let i = 0; i < inputs.samplePlanes; i++) this.samples.push(layout.take(original.width * original.height * (this.narrow ? 1 : 2)));
+    this.inverse = 1 / sampleScale(inputs.bitDepth);
+    reserveMemory(this.kernels.memory, layout.end);
+
+    const buffer = this.kernels.memory.buffer;
+    const image = (i: number): FloatImage => {
+      const [size, at] = planes[i]!;
+      return { width: size.width, height: size.height, data: new Float32Array(buffer, at, size.width * size.height) };
+    };
+    this.decimated = image(decimatedAt);
+    if (scaledAt >= 0) this.scaled = image(scaledAt);
+    for (const at of pictureAt) this.pictures.push(image(at));
+    new Float32Array(buffer, this.antialias.at, antialias.length).set(antialias);
+    new Float32Array(buffer, this.localMean.at, local.length).set(local);
+    const columns = new Int32Array(buffer, this.tapColumns, decimated.width * antialias.length);
+    const half = antialias.length >> 1;
+    for (let j = 0; j < decimated.width; j++) {
+      for (let k = 0; k < antialias.length; k++) columns[j * antialias.length + k] = mirrorIndex(16 * j - half + k, scaled.width);
+    }
+  }
+
+  /** The byte address of a picture in the kernels' memory (every picture these passes see is). */
+  private address(data: Float32Array): number {
+    if (data.buffer !== this.kernels.memory.buffer) throw new Error("SpeedWasmPasses: a picture outside the kernels' memory");
+    return data.byteOffset;
+  }
+
+  /** A plane's top-left samples of the original size, packed into sample plane `slot`. */
+  loadSamples(plane: Plane, slot: number): void {
+    const { width, height } = this.geometry.original;
+    const buffer = this.kernels.memory.buffer;
+    const view = this.narrow ? new Uint8Array(buffer, this.samples[slot]!, width * height) : new Uint16Array(buffer, this.samples[slot]!, width * height);
+    if (plane.stride === width) view.set(plane.data.subarray(0, width * height));
+    else for (let y = 0; y < height; y++) view.set(plane.data.subarray(y * plane.stride, y * plane.stride + width), y * width);
+  }
+
+  /** planeToFloat of sample plane `slot` into `out`. */
+  toFloat(slot: number, out: FloatImage): void {
+    this.kernels.samplesToFloat(this.samples[slot]!, this.narrow ? 1 : 0, out.width * out.height, this.address(out.data), this.inverse);
+  }
+
+  /** sampleDifference of sample planes `previous` minus `current` into `out`. */
+  difference(previous: number, current: number, out: FloatImage): void {
+    this.kernels.samplesDifference(this.samples[previous]!, this.samples[current]!, this.narrow ? 1 : 0, out.width * out.height, this.address(out.data), this.inverse);
+  }
+
+  decimate(src: FloatImage, out: FloatImage): void {
+    const { antialias } = this;
+    this.kernels.decimate(this.address(src.data), src.width, src.height, antialias.at, antialias.n, this.tapColumns, this.row, this.address(out.data), out.width, out.height);
+  }
+
+  removeLocalMean(image: FloatImage): void {
+    this.kernels.removeLocalMean(this.address(image.data), image.width, image.height, this.localMean.at, this.localMean.n, this.row, this.mean);
+  }
+
+  covariance(data: Float32Array, cov: Float32Array): void {
+    const { decimated, sub } = this.geometry;
+    this.kernels.covariance(this.address(data), decimated.width, sub.width, sub.height, this.centred, this.means, this.cov);
+    cov.set(new Float32Array(this.kernels.memory.buffer, this.cov, cov.length));
+  }
+}
