@@ -143,8 +143,9 @@ export function removeLocalMean(image: usize, w: i32, h: i32, taps: usize, n: i3
 /**
  * covariance.ts's crossSum: Σ x_a·x_b over the rows, 16 columns a step into 16 lanes (eight
  * f64x2), then 8 into the first 8, the rest into a scalar, reduced as the reference does.
+ * Exported for the tests: the covariance rounds it to float, which would hide a last-bit slip.
  */
-function crossSum(centred: usize, nBytes: usize, a: i32, b: i32, width: i32, height: i32): f64 {
+export function crossSum(centred: usize, nBytes: usize, a: i32, b: i32, width: i32, height: i32): f64 {
   let l0 = f64x2.splat(0), l1 = f64x2.splat(0), l2 = f64x2.splat(0), l3 = f64x2.splat(0);
   let l4 = f64x2.splat(0), l5 = f64x2.splat(0), l6 = f64x2.splat(0), l7 = f64x2.splat(0);
   let tail: f64 = 0;

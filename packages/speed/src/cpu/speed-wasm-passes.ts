@@ -16,6 +16,7 @@ interface SpeedKernels {
   decimate(src: number, width: number, height: number, taps: number, n: number, tapColumns: number, row: number, dst: number, outW: number, outH: number): void;
   removeLocalMean(image: number, w: number, h: number, taps: number, n: number, row: number, mean: number): void;
   covariance(data: number, stride: number, subW: number, subH: number, centred: number, means: number, cov: number): void;
+  crossSum(centred: number, nBytes: number, a: number, b: number, width: number, height: number): number;
 }
 
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
@@ -141,5 +142,16 @@ export class SpeedWasmPasses implements SpeedPasses {
     const { decimated, sub } = this.geometry;
     this.kernels.covariance(this.address(data), decimated.width, sub.width, sub.height, this.centred, this.means, this.cov);
     cov.set(new Float32Array(this.kernels.memory.buffer, this.cov, cov.length));
+  }
+
+  /** The last covariance's float means of the 25 shifted copies (CovarianceEstimator.means), for the tests. */
+  covarianceMeans(): Float32Array {
+    return new Float32Array(this.kernels.memory.buffer, this.means, SPEED_BLOCK_ELEMENTS).slice();
+  }
+
+  /** The last covariance's double cross sum of copies a and b (before its rounding to float), for the tests. */
+  crossSum(a: number, b: number): number {
+    const { width, height } = this.geometry.sub;
+    return this.kernels.crossSum(this.centred, width * height * 8, a, b, width, height);
   }
 }

@@ -128,7 +128,7 @@ describe("SpEED's WebAssembly kernels give the reference's floats", () => {
     }
   });
 
-  test("decimation, local mean and covariance on arbitrary floats, every width modulo 16, four filter scales", () => {
+  test("decimation, local mean and covariance (its means and double sums too) on arbitrary floats, sub widths of every residue modulo 16, four filter scales", () => {
     let seed = 1;
     for (const kernelscale of [0.5, 1, 1.5, 3]) {
       for (let extra = 0; extra < 16; extra++) {
@@ -151,6 +151,10 @@ describe("SpEED's WebAssembly kernels give the reference's floats", () => {
         reference.run(expected.data, covA);
         passes.covariance(passes.decimated.data, covB);
         expect(bits(covB)).toEqual(bits(covA));
+        expect(bits(passes.covarianceMeans())).toEqual(bits(reference.means));
+        // the double sums before their rounding to float: a reordered addition shows here
+        const crossSum = (reference as unknown as { crossSum(a: number, b: number): number }).crossSum.bind(reference);
+        for (let a = 0; a < 25; a++) for (let b = 0; b <= a; b++) expect(Object.is(passes.crossSum(a, b), crossSum(a, b))).toBe(true);
       }
     }
   });
