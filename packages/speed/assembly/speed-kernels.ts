@@ -216,3 +216,105 @@ export function covariance(data: usize, stride: i32, subW: i32, subH: i32, centr
     }
   }
 }
+
+// ---- qr-solve.ts: libvmaf's float Householder QR of K (25×25) and the solve K X = Y ----
+
+/** The order of K (25 neighbourhood positions). */
+const N: i32 = 25;
+
+// @ts-ignore: decorator
+@inline
+function at(m: usize, i: i32, j: i32, cols: i32): usize {
+  return m + (<usize>(i * cols + j) << 2);
+}
+
+/** qr-solve.ts's vectorNorm: the float sum of float squares, its square root rounded to float (f32.sqrt: the same). */
+function vectorNorm(v: usize): f32 {
+  let sum: f32 = 0;
+  for (let i = 0; i < N; i++) {
+    const x = load<f32>(v + (<usize>i << 2));
+    sum = sum + x * x;
+  }
+  return Mathf.sqrt(sum);
+}
+
+/**
+ * qr-solve.ts's multiply and multiplyBlock: dst[i][j] (i ≥ from, j ≥ fromColumn) = Σk≥kFrom
+ * x[i][k]·y[k][j] in float, k in order, four j a step (each j its own sum).
+ */
+function multiplyRows(dst: usize, x: usize, y: usize, rows: i32, inner: i32, cols: i32, from: i32, kFrom: i32, fromColumn: i32): void {
+  for (let i = from; i < rows; i++) {
+    for (let j = fromColumn; j < cols; j++) store<f32>(at(dst, i, j, cols), 0);
+    for (let k = kFrom; k < inner; k++) {
+      const xik = load<f32>(at(x, i, k, inner));
+      const s = f32x4.splat(xik);
+      let j = fromColumn;
+      for (; j + 4 <= cols; j += 4) {
+        const d = at(dst, i, j, cols);
+        v128.store(d, f32x4.add(v128.load(d), f32x4.mul(s, v128.load(at(y, k, j, cols)))));
+      }
+      for (; j < cols; j++) {
+        const d = at(dst, i, j, cols);
+        store<f32>(d, load<f32>(d) + xik * load<f32>(at(y, k, j, cols)));
+      }
+    }
+  }
+}
+
+/**
+ * QrSolver.solve: writes X (25 × columns) into x; 0 where R has a diagonal below 1e-6
+ * (libvmaf's -EINVAL), else 1. work: 4 matrices of 25×25 floats, a 25-float vector and
+ * 25 × columns floats (Q'Y), in that order.
+ */
+export function qrSolve(a: usize, y: usize, x: usize, columns: i32, work: usize): i32 {
+  const nn = <usize>(N * N) << 2;
+  const q = work, r = work + nn, h = work + 2 * nn, z = work + 3 * nn, v = work + 4 * nn;
+  const qtb = v + (<usize>N << 2);
+  memory.copy(z, a, nn);
+  memory.fill(q, 0, nn);
+  for (let i = 0; i < N; i++) store<f32>(at(q, i, i, N), 1);
+  for (let k = 0; k < N - 1; k++) {
+    // matrix_minor: identity in the first k rows and columns
+    for (let i = 0; i < N; i++) {
+      for (let j = 0; j < N; j++) if (i < k || j < k) store<f32>(at(z, i, j, N), i == j ? 1 : 0);
+    }
+    for (let i = 0; i < N; i++) store<f32>(v + (<usize>i << 2), load<f32>(at(z, i, k, N)));
+    const norm = vectorNorm(v);
+    const signed: f32 = load<f32>(at(a, k, k, N)) >= 0 ? norm : -norm;
+    const vk = v + (<usize>k << 2);
+    store<f32>(vk, load<f32>(vk) + signed);
+    const length = vectorNorm(v);
+    for (let i = 0; i < N; i++) store<f32>(v + (<usize>i << 2), load<f32>(v + (<usize>i << 2)) / length);
+    // H = I − 2 v v' on the block from (k, k)
+    for (let i = k; i < N; i++) {
+      const vi: f32 = -2 * load<f32>(v + (<usize>i << 2));
+      for (let j = k; j < N; j++) store<f32>(at(h, i, j, N), vi * load<f32>(v + (<usize>j << 2)));
+      store<f32>(at(h, i, i, N), load<f32>(at(h, i, i, N)) + 1);
+    }
+    multiplyRows(r, h, z, N, N, N, k, k, k);
+    for (let i = k; i < N; i++) for (let j = k; j < N; j++) store<f32>(at(z, i, j, N), load<f32>(at(r, i, j, N)));
+    multiplyRows(r, h, q, N, N, N, k, k, 0);
+    for (let i = k; i < N; i++) for (let j = 0; j < N; j++) store<f32>(at(q, i, j, N), load<f32>(at(r, i, j, N)));
+  }
+  multiplyRows(r, q, a, N, N, N, 0, 0, 0);
+  // the reference transposes Q here and solve_linear_system transposes it back: both left out
+  multiplyRows(qtb, q, y, N, N, columns, 0, 0, 0);
+  // solve_triangular_system from the last row up, four columns a step
+  for (let i = N - 1; i >= 0; i--) {
+    const den = load<f32>(at(r, i, i, N));
+    if (<f64>Mathf.abs(den) < 1e-6) return 0;
+    const d = f32x4.splat(den);
+    let j = 0;
+    for (; j + 4 <= columns; j += 4) {
+      let t = v128.load(at(qtb, i, j, columns));
+      for (let k = i + 1; k < N; k++) t = f32x4.sub(t, f32x4.mul(v128.load(at(x, k, j, columns)), f32x4.splat(load<f32>(at(r, i, k, N)))));
+      v128.store(at(x, i, j, columns), f32x4.div(t, d));
+    }
+    for (; j < columns; j++) {
+      let t = load<f32>(at(qtb, i, j, columns));
+      for (let k = i + 1; k < N; k++) t = t - load<f32>(at(x, k, j, columns)) * load<f32>(at(r, i, k, N));
+      store<f32>(at(x, i, j, columns), t / den);
+    }
+  }
+  return 1;
+}

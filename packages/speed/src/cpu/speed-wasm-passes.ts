@@ -17,6 +17,7 @@ interface SpeedKernels {
   removeLocalMean(image: number, w: number, h: number, taps: number, n: number, row: number, mean: number): void;
   covariance(data: number, stride: number, subW: number, subH: number, centred: number, means: number, cov: number): void;
   crossSum(centred: number, nBytes: number, a: number, b: number, width: number, height: number): number;
+  qrSolve(a: number, y: number, x: number, columns: number, work: number): number;
 }
 
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
@@ -58,6 +59,10 @@ export class SpeedWasmPasses implements SpeedPasses {
   private readonly centred: number;
   private readonly means: number;
   private readonly cov: number;
+  /** qrSolve's Y, X and work space. */
+  private readonly solveY: number;
+  private readonly solveX: number;
+  private readonly solveWork: number;
 
   constructor(module: WebAssembly.Module, private readonly geometry: SpeedGeometry, options: Pick<SpeedOptions, "speed_kernelscale">, inputs: SpeedWasmInputs) {
     this.kernels = new WebAssembly.Instance(module).exports as unknown as SpeedKernels;
@@ -73,6 +78,10 @@ export class SpeedWasmPasses implements SpeedPasses {
     this.centred = layout.take(SPEED_BLOCK_ELEMENTS * sub.width * sub.height * 8);
     this.means = layout.take(SPEED_BLOCK_ELEMENTS * 4);
     this.cov = layout.take(SPEED_BLOCK_ELEMENTS * SPEED_BLOCK_ELEMENTS * 4);
+    const solveColumns = SPEED_BLOCK_ELEMENTS * geometry.blocks * 4;
+    this.solveY = layout.take(solveColumns);
+    this.solveX = layout.take(solveColumns);
+    this.solveWork = layout.take(4 * SPEED_BLOCK_ELEMENTS * SPEED_BLOCK_ELEMENTS * 4 + SPEED_BLOCK_ELEMENTS * 4 + solveColumns);
     const planes: [PlaneSize, number][] = [];
     const plane = (size: PlaneSize) => {
       const at = layout.take(size.width * size.height * 4);
@@ -142,6 +151,15 @@ export class SpeedWasmPasses implements SpeedPasses {
     const { decimated, sub } = this.geometry;
     this.kernels.covariance(this.address(data), decimated.width, sub.width, sub.height, this.centred, this.means, this.cov);
     cov.set(new Float32Array(this.kernels.memory.buffer, this.cov, cov.length));
+  }
+
+  solve(k: Float32Array, y: Float32Array, x: Float32Array): boolean {
+    const buffer = this.kernels.memory.buffer;
+    new Float32Array(buffer, this.cov, k.length).set(k);
+    new Float32Array(buffer, this.solveY, y.length).set(y);
+    const solved = this.kernels.qrSolve(this.cov, this.solveY, this.solveX, this.geometry.blocks, this.solveWork) === 1;
+    x.set(new Float32Array(buffer, this.solveX, x.length));
+    return solved;
   }
 
   /** The last covariance's float means of the 25 shifted copies (CovarianceEstimator.means), for the tests. */

@@ -3,6 +3,7 @@ import { FeatureCollector, Picture, Y4mReader, type FeatureExtractor, type Pictu
 import { goldenPath } from "@vq/core/golden";
 import { speedChromaOptions, speedTemporalOptions } from "../definition.ts";
 import { CovarianceEstimator } from "../numerics/covariance.ts";
+import { QrSolver } from "../numerics/qr-solve.ts";
 import { Decimator, LocalMeanRemover } from "../numerics/decimate.ts";
 import { allocateImage, planeToFloat, sampleDifference, type FloatImage } from "../numerics/float-image.ts";
 import { antialiasFilter, localMeanFilter } from "../numerics/gaussian-taps.ts";
@@ -155,6 +156,40 @@ describe("SpEED's WebAssembly kernels give the reference's floats", () => {
         // the double sums before their rounding to float: a reordered addition shows here
         const crossSum = (reference as unknown as { crossSum(a: number, b: number): number }).crossSum.bind(reference);
         for (let a = 0; a < 25; a++) for (let b = 0; b <= a; b++) expect(Object.is(passes.crossSum(a, b), crossSum(a, b))).toBe(true);
+      }
+    }
+  });
+
+  test("QR solve of K X = Y: covariances of random data, an ill-conditioned and a singular K, 1 to 41 columns", () => {
+    let seed = 7;
+    for (const columns of [1, 3, 4, 5, 8, 13, 41]) {
+      const size = { width: 80 * columns, height: 80 };
+      const geometry = speedGeometry(size, 1, "test");
+      const passes = new SpeedWasmPasses(module, geometry, { speed_kernelscale: 1 }, { pictures: 0, samplePlanes: 0, bitDepth: 8 });
+      const blocks = geometry.blocks;
+      expect(blocks).toBe(columns);
+      for (const kind of ["random", "ill", "singular"] as const) {
+        const rnd = random(seed++);
+        const k = new Float32Array(625);
+        // K = A A' / 25 + d I: symmetric, positive definite unless d and A make it otherwise
+        const a = Float32Array.from({ length: 625 }, () => rnd() - 0.5);
+        for (let i = 0; i < 25; i++) {
+          for (let j = 0; j < 25; j++) {
+            let t = 0;
+            for (let m = 0; m < 25; m++) t += a[i * 25 + m]! * a[j * 25 + m]!;
+            k[i * 25 + j] = Math.fround(t / 25 + (i === j ? (kind === "ill" ? 1e-5 : 0.1) : 0));
+          }
+        }
+        if (kind === "singular") for (let j = 0; j < 25; j++) k[24 * 25 + j] = k[j * 25 + 24] = 0;
+        const y = Float32Array.from({ length: 25 * blocks }, () => (rnd() - 0.5) * 100);
+        const xa = new Float32Array(25 * blocks);
+        const xb = new Float32Array(25 * blocks);
+        const solvedA = new QrSolver(25, blocks).solve(k, y, xa);
+        const solvedB = passes.solve(k, y, xb);
+        expect(solvedB).toBe(solvedA);
+        if (kind === "singular") expect(solvedA).toBe(false);
+        else expect(solvedA).toBe(true);
+        if (solvedA) expect(bits(xb)).toEqual(bits(xa));
       }
     }
   });

@@ -32,17 +32,27 @@ export class ParameterEstimator {
   /** CovarianceEstimator.run, or the WebAssembly kernel's twin. */
   private readonly covarianceOf: (data: Float32Array, cov: Float32Array) => void;
   private readonly eigen = new SymmetricEigenvalues(SPEED_BLOCK_ELEMENTS);
-  private readonly solver: QrSolver;
   private readonly y: Float32Array;
   private readonly x: Float32Array;
 
-  constructor(private readonly geometry: SpeedGeometry, covariance?: (data: Float32Array, cov: Float32Array) => void) {
+  /** QrSolver.solve, or the WebAssembly kernel's twin. */
+  private readonly solveWith: (k: Float32Array, y: Float32Array, x: Float32Array) => boolean;
+
+  constructor(
+    private readonly geometry: SpeedGeometry,
+    covariance?: (data: Float32Array, cov: Float32Array) => void,
+    solve?: (k: Float32Array, y: Float32Array, x: Float32Array) => boolean,
+  ) {
     if (covariance) this.covarianceOf = covariance;
     else {
       const estimator = new CovarianceEstimator(geometry);
       this.covarianceOf = (data, cov) => estimator.run(data, cov);
     }
-    this.solver = new QrSolver(SPEED_BLOCK_ELEMENTS, geometry.blocks);
+    if (solve) this.solveWith = solve;
+    else {
+      const solver = new QrSolver(SPEED_BLOCK_ELEMENTS, geometry.blocks);
+      this.solveWith = (k, y, x) => solver.solve(k, y, x);
+    }
     this.y = new Float32Array(SPEED_BLOCK_ELEMENTS * geometry.blocks);
     this.x = new Float32Array(SPEED_BLOCK_ELEMENTS * geometry.blocks);
   }
@@ -53,7 +63,7 @@ export class ParameterEstimator {
     this.eigen.run(this.covariance, this.eigenvalues);
     this.gatherBlocks(data);
     const regular = this.eigenvalues.every((l) => l >= EIGENVALUE_EPS);
-    const solved = regular && this.solver.solve(this.covariance, this.y, this.x);
+    const solved = regular && this.solveWith(this.covariance, this.y, this.x);
     if (!solved) this.x.fill(0);
     out.singular = !solved;
     this.varianceField(out.variances);

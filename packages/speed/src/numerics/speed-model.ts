@@ -11,6 +11,8 @@ import { resample, resampling, type PrescaleMethod, type Resampling } from "./pr
 import { speedScore } from "./speed-score.ts";
 import type { SpeedGeometry } from "./speed-geometry.ts";
 import { CovarianceEstimator } from "./covariance.ts";
+import { QrSolver } from "./qr-solve.ts";
+import { SPEED_BLOCK_ELEMENTS } from "./speed-geometry.ts";
 
 /**
  * SpeedModel's per-pixel passes and the pictures they work in: the reference's below, or
@@ -27,6 +29,8 @@ export interface SpeedPasses {
   removeLocalMean(image: FloatImage): void;
   /** CovarianceEstimator.run. */
   covariance(data: Float32Array, cov: Float32Array): void;
+  /** QrSolver.solve (K X = Y); false where K is singular. */
+  solve(k: Float32Array, y: Float32Array, x: Float32Array): boolean;
 }
 
 /** The TypeScript reference's passes. */
@@ -34,12 +38,14 @@ export function referencePasses(geometry: SpeedGeometry, options: SpeedOptions):
   const decimator = new Decimator(geometry.scaled, geometry.decimated, antialiasFilter(options.speed_kernelscale));
   const localMean = new LocalMeanRemover(geometry.decimated, localMeanFilter(options.speed_kernelscale));
   const covariance = new CovarianceEstimator(geometry);
+  const solver = new QrSolver(SPEED_BLOCK_ELEMENTS, geometry.blocks);
   return {
     scaled: geometry.resampled ? allocateImage(geometry.scaled) : undefined,
     decimated: allocateImage(geometry.decimated),
     decimate: (src, out) => decimator.run(src, out),
     removeLocalMean: (image) => localMean.run(image),
     covariance: (data, cov) => covariance.run(data, cov),
+    solve: (k, y, x) => solver.solve(k, y, x),
   };
 }
 
@@ -62,7 +68,7 @@ export class SpeedModel {
     private readonly passes: SpeedPasses = referencePasses(geometry, options),
   ) {
     if (geometry.resampled) this.resampling = resampling(options.speed_prescale_method as PrescaleMethod, geometry.original, geometry.scaled);
-    this.estimator = new ParameterEstimator(geometry, (data, cov) => passes.covariance(data, cov));
+    this.estimator = new ParameterEstimator(geometry, (data, cov) => passes.covariance(data, cov), (k, y, x) => passes.solve(k, y, x));
     this.ref = allocateStatistics(geometry.blocks);
     this.dis = allocateStatistics(geometry.blocks);
   }
