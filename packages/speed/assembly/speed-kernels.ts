@@ -115,6 +115,87 @@ export function decimate(src: usize, width: i32, height: i32, taps: usize, n: i3
 }
 
 /**
+ * Four samples from index `i` of packed sample planes as the reference's floats: planeToFloat's
+ * s / 2^k − 128 of plane a, or (diff) sampleDifference's (a − b) / 2^k. The u8 loads read 4
+ * bytes past the four samples (the caller's slack).
+ */
+// @ts-ignore: decorator
+@inline
+function sampleVector(a: usize, b: usize, narrow: bool, diff: bool, i: usize, scale: v128, offset: v128): v128 {
+  if (narrow) {
+    const x = i32x4.extend_low_i16x8_u(v128.load8x8_u(a + i));
+    if (diff) return f32x4.mul(f32x4.convert_i32x4_s(i32x4.sub(x, i32x4.extend_low_i16x8_u(v128.load8x8_u(b + i)))), scale);
+    return f32x4.sub(f32x4.mul(f32x4.convert_i32x4_u(x), scale), offset);
+  }
+  const x = v128.load16x4_u(a + (i << 1));
+  if (diff) return f32x4.mul(f32x4.convert_i32x4_s(i32x4.sub(x, v128.load16x4_u(b + (i << 1)))), scale);
+  return f32x4.sub(f32x4.mul(f32x4.convert_i32x4_u(x), scale), offset);
+}
+
+/** One sample of sampleVector's. */
+// @ts-ignore: decorator
+@inline
+function sampleScalar(a: usize, b: usize, narrow: bool, diff: bool, i: usize, inv: f32): f32 {
+  if (narrow) {
+    if (diff) return <f32>(<i32>load<u8>(a + i) - <i32>load<u8>(b + i)) * inv;
+    return <f32>load<u8>(a + i) * inv - 128;
+  }
+  if (diff) return <f32>(<i32>load<u16>(a + (i << 1)) - <i32>load<u16>(b + (i << 1))) * inv;
+  return <f32>load<u16>(a + (i << 1)) * inv - 128;
+}
+
+// @ts-ignore: decorator
+@inline
+function decimateSamplesAs(narrow: bool, diff: bool, a: usize, b: usize, inv: f32, width: i32, height: i32, taps: usize, n: i32, tapColumns: usize, row: usize, dst: usize, outW: i32, outH: i32): void {
+  const half = n >> 1;
+  const scale = f32x4.splat(inv);
+  const offset = f32x4.splat(128);
+  for (let i = 0; i < outH; i++) {
+    const first = 16 * i - half;
+    let c = 0;
+    for (; c + 4 <= width; c += 4) {
+      let acc = f32x4.splat(0);
+      for (let k = 0; k < n; k++) {
+        const index = <usize>mirror(first + k, height) * <usize>width + <usize>c;
+        acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(taps + (<usize>k << 2))), sampleVector(a, b, narrow, diff, index, scale, offset)));
+      }
+      v128.store(row + (<usize>c << 2), acc);
+    }
+    for (; c < width; c++) {
+      let acc: f32 = 0;
+      for (let k = 0; k < n; k++) {
+        const index = <usize>mirror(first + k, height) * <usize>width + <usize>c;
+        acc = acc + load<f32>(taps + (<usize>k << 2)) * sampleScalar(a, b, narrow, diff, index, inv);
+      }
+      store<f32>(row + (<usize>c << 2), acc);
+    }
+    for (let j = 0; j < outW; j++) {
+      let acc: f32 = 0;
+      const t = tapColumns + (<usize>(j * n) << 2);
+      for (let k = 0; k < n; k++) {
+        acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(row + (<usize>load<i32>(t + (<usize>k << 2)) << 2));
+      }
+      store<f32>(dst + (<usize>(i * outW + j) << 2), acc);
+    }
+  }
+}
+
+/**
+ * decimate without the full-size float picture (when nothing is resampled): the vertical
+ * pass converts the samples it reads as samplesToFloat (diff: samplesDifference of a and b)
+ * would, so the floats are the same and only the rows the filter reads are converted.
+ */
+export function decimateSamples(a: usize, b: usize, narrow: bool, diff: bool, inv: f32, width: i32, height: i32, taps: usize, n: i32, tapColumns: usize, row: usize, dst: usize, outW: i32, outH: i32): void {
+  if (narrow) {
+    if (diff) decimateSamplesAs(true, true, a, b, inv, width, height, taps, n, tapColumns, row, dst, outW, outH);
+    else decimateSamplesAs(true, false, a, b, inv, width, height, taps, n, tapColumns, row, dst, outW, outH);
+  } else {
+    if (diff) decimateSamplesAs(false, true, a, b, inv, width, height, taps, n, tapColumns, row, dst, outW, outH);
+    else decimateSamplesAs(false, false, a, b, inv, width, height, taps, n, tapColumns, row, dst, outW, outH);
+  }
+}
+
+/**
  * decimate.ts's LocalMeanRemover.run: the local-mean filter's picture into `mean`, then
  * subtracted from the picture in place (after the whole mean: the filter reads the rows).
  */

@@ -1,5 +1,6 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
 import { chromaPlaneSize, speedChromaDefinition, speedChromaNames, type SpeedChromaNames, type SpeedChromaOptions } from "../definition.ts";
+import type { FloatImage } from "../numerics/float-image.ts";
 import { SpeedModel, type PairScore } from "../numerics/speed-model.ts";
 import { speedGeometry } from "../numerics/speed-geometry.ts";
 import { writeChromaScores } from "./speed-chroma-cpu.ts";
@@ -14,6 +15,7 @@ export class SpeedChromaWasm implements FeatureExtractor<PicturePair> {
   private readonly names: SpeedChromaNames;
   private model?: SpeedModel;
   private passes?: SpeedWasmPasses;
+  private readonly decimateSide = (side: 0 | 1, out: FloatImage) => this.passes!.decimateSamples(side, undefined, out);
 
   constructor(readonly options: SpeedChromaOptions, private readonly module: WebAssembly.Module) {
     this.names = speedChromaNames(options);
@@ -22,7 +24,8 @@ export class SpeedChromaWasm implements FeatureExtractor<PicturePair> {
   init(format: PictureFormat): void {
     speedChromaDefinition.checkFormat?.(this.options, format);
     const geometry = speedGeometry(chromaPlaneSize(format), this.options.speed_prescale, "feature speed_chroma");
-    this.passes = new SpeedWasmPasses(this.module, geometry, this.options, { pictures: 2, samplePlanes: 1, bitDepth: format.bitDepth });
+    // float pictures only where the planes are resampled; otherwise decimation reads the samples
+    this.passes = new SpeedWasmPasses(this.module, geometry, this.options, { pictures: geometry.resampled ? 2 : 0, samplePlanes: 2, bitDepth: format.bitDepth });
     this.model = new SpeedModel(geometry, this.options, this.passes);
   }
 
@@ -35,11 +38,12 @@ export class SpeedChromaWasm implements FeatureExtractor<PicturePair> {
 
   private channel(frame: PicturePair, plane: 1 | 2): PairScore {
     const passes = this.passes!;
-    const [ref, dis] = passes.pictures as [typeof passes.decimated, typeof passes.decimated];
     passes.loadSamples(frame.ref.planes[plane]!, 0);
+    passes.loadSamples(frame.dist.planes[plane]!, 1);
+    if (!passes.scaled) return this.model!.scoreDecimated(this.decimateSide);
+    const [ref, dis] = passes.pictures as [FloatImage, FloatImage];
     passes.toFloat(0, ref);
-    passes.loadSamples(frame.dist.planes[plane]!, 0);
-    passes.toFloat(0, dis);
+    passes.toFloat(1, dis);
     return this.model!.score(ref, dis);
   }
 

@@ -1,5 +1,6 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
 import { speedTemporalDefinition, speedTemporalName, type SpeedTemporalOptions } from "../definition.ts";
+import type { FloatImage } from "../numerics/float-image.ts";
 import { SpeedModel } from "../numerics/speed-model.ts";
 import { speedGeometry } from "../numerics/speed-geometry.ts";
 import { SpeedWasmPasses } from "./speed-wasm-passes.ts";
@@ -24,7 +25,7 @@ export class SpeedTemporalWasm implements FeatureExtractor<PicturePair> {
   init(format: PictureFormat): void {
     speedTemporalDefinition.checkFormat?.(this.options, format);
     const geometry = speedGeometry(format, this.options.speed_prescale, "feature speed_temporal");
-    this.passes = new SpeedWasmPasses(this.module, geometry, this.options, { pictures: 2, samplePlanes: 4, bitDepth: format.bitDepth });
+    this.passes = new SpeedWasmPasses(this.module, geometry, this.options, { pictures: geometry.resampled ? 2 : 0, samplePlanes: 4, bitDepth: format.bitDepth });
     this.model = new SpeedModel(geometry, { ...this.options, speed_weight_var_mode: 0 }, this.passes);
     this.previous = 0;
   }
@@ -39,10 +40,17 @@ export class SpeedTemporalWasm implements FeatureExtractor<PicturePair> {
     if (index === 0) {
       collector.append(this.name, index, 0);
     } else {
-      const [refDiff, disDiff] = passes.pictures as [typeof passes.decimated, typeof passes.decimated];
-      passes.difference(prev, cur, refDiff);
-      passes.difference(prev + 1, this.options.speed_use_ref_diff ? cur : cur + 1, disDiff);
-      collector.append(this.name, index, model.score(refDiff, disDiff).score);
+      const disNow = this.options.speed_use_ref_diff ? cur : cur + 1;
+      if (!passes.scaled) {
+        // decimation reads the differences straight from the samples
+        const score = model.scoreDecimated((side, out) => passes.decimateSamples(prev + side, side === 0 ? cur : disNow, out));
+        collector.append(this.name, index, score.score);
+      } else {
+        const [refDiff, disDiff] = passes.pictures as [FloatImage, FloatImage];
+        passes.difference(prev, cur, refDiff);
+        passes.difference(prev + 1, disNow, disDiff);
+        collector.append(this.name, index, model.score(refDiff, disDiff).score);
+      }
     }
     this.previous = cur;
   }

@@ -17,6 +17,7 @@ interface SpeedKernels {
   removeLocalMean(image: number, w: number, h: number, taps: number, n: number, row: number, mean: number): void;
   covariance(data: number, stride: number, subW: number, subH: number, centred: number, means: number, cov: number): void;
   crossSum(centred: number, nBytes: number, a: number, b: number, width: number, height: number): number;
+  decimateSamples(a: number, b: number, narrow: number, diff: number, inv: number, width: number, height: number, taps: number, n: number, tapColumns: number, row: number, dst: number, outW: number, outH: number): void;
   qrSolve(a: number, y: number, x: number, columns: number, work: number): number;
 }
 
@@ -136,6 +137,18 @@ export class SpeedWasmPasses implements SpeedPasses {
   /** sampleDifference of sample planes `previous` minus `current` into `out`. */
   difference(previous: number, current: number, out: FloatImage): void {
     this.kernels.samplesDifference(this.samples[previous]!, this.samples[current]!, this.narrow ? 1 : 0, out.width * out.height, this.address(out.data), this.inverse);
+  }
+
+  /**
+   * decimate of sample plane `slot` as toFloat would convert it, or, with `minus`, of the
+   * difference `slot` − `minus`, straight from the samples (no full-size float picture).
+   */
+  decimateSamples(slot: number, minus: number | undefined, out: FloatImage): void {
+    const { antialias, geometry } = this;
+    const { width, height } = geometry.original;
+    if (geometry.resampled) throw new Error("SpeedWasmPasses: decimateSamples on a resampled geometry");
+    const b = minus === undefined ? 0 : this.samples[minus]!;
+    this.kernels.decimateSamples(this.samples[slot]!, b, this.narrow ? 1 : 0, minus === undefined ? 0 : 1, this.inverse, width, height, antialias.at, antialias.n, this.tapColumns, this.row, this.address(out.data), out.width, out.height);
   }
 
   decimate(src: FloatImage, out: FloatImage): void {

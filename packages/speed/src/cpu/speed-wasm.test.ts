@@ -103,7 +103,7 @@ function frames(format: PictureFormat, count: number, seed: number, noise: numbe
 }
 
 describe("SpEED's WebAssembly kernels give the reference's floats", () => {
-  test("sample conversion and frame differences, 8 to 16 bits, odd sizes", () => {
+  test("sample conversion, frame differences and decimation from samples, 8 to 16 bits, odd sizes", () => {
     for (const bitDepth of [8, 10, 12, 16]) {
       for (const [width, height] of [
         [83, 81],
@@ -124,7 +124,17 @@ describe("SpEED's WebAssembly kernels give the reference's floats", () => {
         passes.difference(0, 1, passes.pictures[1]!);
         const previous = bitDepth > 8 ? new Uint16Array(width * height) : new Uint8Array(width * height);
         for (let y = 0; y < height; y++) previous.set(p.planes[0]!.data.subarray(y * p.planes[0]!.stride, y * p.planes[0]!.stride + width), y * width);
-        expect(bits(passes.pictures[1]!.data)).toEqual(bits(sampleDifference(previous, q.planes[0]!, bitDepth, allocateImage(format)).data));
+        const difference = sampleDifference(previous, q.planes[0]!, bitDepth, allocateImage(format));
+        expect(bits(passes.pictures[1]!.data)).toEqual(bits(difference.data));
+        // decimation straight from the samples, and from their differences
+        const decimator = new Decimator(geometry.scaled, geometry.decimated, antialiasFilter(1));
+        const expected = allocateImage(geometry.decimated);
+        decimator.run(planeToFloat(p.planes[0]!, bitDepth, allocateImage(format)), expected);
+        passes.decimateSamples(0, undefined, passes.decimated);
+        expect(bits(passes.decimated.data)).toEqual(bits(expected.data));
+        decimator.run(difference, expected);
+        passes.decimateSamples(0, 1, passes.decimated);
+        expect(bits(passes.decimated.data)).toEqual(bits(expected.data));
       }
     }
   });

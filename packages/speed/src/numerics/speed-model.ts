@@ -80,6 +80,23 @@ export class SpeedModel {
     return this.combine();
   }
 
+  /**
+   * Scores a pair whose decimated pictures `decimate` writes (0: the reference, 1: the
+   * distorted), without full-size float pictures: the kernels' path when nothing is resampled.
+   */
+  scoreDecimated(decimate: (side: 0 | 1, out: FloatImage) => void): PairScore {
+    this.modelDecimated(decimate, 0, this.ref);
+    this.modelDecimated(decimate, 1, this.dis);
+    return this.combine();
+  }
+
+  private modelDecimated(decimate: (side: 0 | 1, out: FloatImage) => void, side: 0 | 1, out: BlockStatistics): void {
+    const { decimated } = this.passes;
+    decimate(side, decimated);
+    this.passes.removeLocalMean(decimated);
+    this.estimator.run(decimated.data, this.options.speed_sigma_nn, out);
+  }
+
   /** The decimated, local-mean-free picture (filter_and_downscale). */
   detail(image: FloatImage): FloatImage {
     const { scaled, decimated } = this.passes;
