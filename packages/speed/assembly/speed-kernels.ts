@@ -150,24 +150,37 @@ function decimateSamplesAs(narrow: bool, diff: bool, a: usize, b: usize, inv: f3
   const half = n >> 1;
   const scale = f32x4.splat(inv);
   const offset = f32x4.splat(128);
+  // the columns kept outputs read, 16j − half … 16j + half, as 4-column groups around 16j
+  // (9 taps: 12 columns of 16); filters of more than 11 taps read nearly every column, so
+  // their groups would overlap: one group every 4 columns then (the whole row)
+  const groups = (half + 3) >> 2;
+  const whole = groups > 1;
+  const spans = whole ? 1 : outW;
   for (let i = 0; i < outH; i++) {
     const first = 16 * i - half;
-    let c = 0;
-    for (; c + 4 <= width; c += 4) {
-      let acc = f32x4.splat(0);
-      for (let k = 0; k < n; k++) {
-        const index = <usize>mirror(first + k, height) * <usize>width + <usize>c;
-        acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(taps + (<usize>k << 2))), sampleVector(a, b, narrow, diff, index, scale, offset)));
+    for (let j = 0; j < spans; j++) {
+      const gLast = whole ? (width - 1) >> 2 : groups;
+      for (let g = whole ? 0 : -groups; g <= gLast; g++) {
+        const c = 16 * j + 4 * g;
+        if (c < 0 || c >= width) continue;
+        if (c + 4 > width) {
+          for (let cs = c; cs < width; cs++) {
+            let acc: f32 = 0;
+            for (let k = 0; k < n; k++) {
+              const index = <usize>mirror(first + k, height) * <usize>width + <usize>cs;
+              acc = acc + load<f32>(taps + (<usize>k << 2)) * sampleScalar(a, b, narrow, diff, index, inv);
+            }
+            store<f32>(row + (<usize>cs << 2), acc);
+          }
+          continue;
+        }
+        let acc = f32x4.splat(0);
+        for (let k = 0; k < n; k++) {
+          const index = <usize>mirror(first + k, height) * <usize>width + <usize>c;
+          acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(taps + (<usize>k << 2))), sampleVector(a, b, narrow, diff, index, scale, offset)));
+        }
+        v128.store(row + (<usize>c << 2), acc);
       }
-      v128.store(row + (<usize>c << 2), acc);
-    }
-    for (; c < width; c++) {
-      let acc: f32 = 0;
-      for (let k = 0; k < n; k++) {
-        const index = <usize>mirror(first + k, height) * <usize>width + <usize>c;
-        acc = acc + load<f32>(taps + (<usize>k << 2)) * sampleScalar(a, b, narrow, diff, index, inv);
-      }
-      store<f32>(row + (<usize>c << 2), acc);
     }
     for (let j = 0; j < outW; j++) {
       let acc: f32 = 0;

@@ -126,15 +126,21 @@ describe("SpEED's WebAssembly kernels give the reference's floats", () => {
         for (let y = 0; y < height; y++) previous.set(p.planes[0]!.data.subarray(y * p.planes[0]!.stride, y * p.planes[0]!.stride + width), y * width);
         const difference = sampleDifference(previous, q.planes[0]!, bitDepth, allocateImage(format));
         expect(bits(passes.pictures[1]!.data)).toEqual(bits(difference.data));
-        // decimation straight from the samples, and from their differences
-        const decimator = new Decimator(geometry.scaled, geometry.decimated, antialiasFilter(1));
-        const expected = allocateImage(geometry.decimated);
-        decimator.run(planeToFloat(p.planes[0]!, bitDepth, allocateImage(format)), expected);
-        passes.decimateSamples(0, undefined, passes.decimated);
-        expect(bits(passes.decimated.data)).toEqual(bits(expected.data));
-        decimator.run(difference, expected);
-        passes.decimateSamples(0, 1, passes.decimated);
-        expect(bits(passes.decimated.data)).toEqual(bits(expected.data));
+        // decimation straight from the samples, and from their differences: filters of 3 to 37
+        // taps (column groups around the kept columns up to 11 taps, whole rows beyond)
+        for (const kernelscale of [0.1, 0.5, 1, 1.5, 4]) {
+          const filtered = kernelscale === 1 ? passes : new SpeedWasmPasses(module, geometry, { speed_kernelscale: kernelscale }, { pictures: 0, samplePlanes: 2, bitDepth });
+          filtered.loadSamples(p.planes[0]!, 0);
+          filtered.loadSamples(q.planes[0]!, 1);
+          const decimator = new Decimator(geometry.scaled, geometry.decimated, antialiasFilter(kernelscale));
+          const expected = allocateImage(geometry.decimated);
+          decimator.run(planeToFloat(p.planes[0]!, bitDepth, allocateImage(format)), expected);
+          filtered.decimateSamples(0, undefined, filtered.decimated);
+          expect(bits(filtered.decimated.data)).toEqual(bits(expected.data));
+          decimator.run(difference, expected);
+          filtered.decimateSamples(0, 1, filtered.decimated);
+          expect(bits(filtered.decimated.data)).toEqual(bits(expected.data));
+        }
       }
     }
   });
