@@ -9,10 +9,9 @@ import { antialiasFilter, localMeanFilter } from "./gaussian-taps.ts";
 import { allocateStatistics, ParameterEstimator, type BlockStatistics } from "./parameter-estimator.ts";
 import { resample, resampling, type PrescaleMethod, type Resampling } from "./prescale.ts";
 import { speedScore } from "./speed-score.ts";
-import type { SpeedGeometry } from "./speed-geometry.ts";
+import { SPEED_BLOCK_ELEMENTS, type SpeedGeometry } from "./speed-geometry.ts";
 import { CovarianceEstimator } from "./covariance.ts";
 import { QrSolver } from "./qr-solve.ts";
-import { SPEED_BLOCK_ELEMENTS } from "./speed-geometry.ts";
 
 /**
  * SpeedModel's per-pixel passes and the pictures they work in: the reference's below, or
