@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FeatureCollector, Picture, Y4mReader, type FeatureExtractor, type PictureFormat, type PicturePair } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
+import { seededRandom } from "@vq/core/testing";
 import { speedChromaOptions, speedTemporalOptions } from "../definition.ts";
 import { CovarianceEstimator } from "../numerics/covariance.ts";
 import { QrSolver } from "../numerics/qr-solve.ts";
@@ -21,16 +22,6 @@ import { SPEED_KERNELS_WASM } from "./wasm/speed-kernels.wasm.ts";
 // means of floats, so the intermediates are compared too (a last-bit slip could vanish there).
 const module = new WebAssembly.Module(Uint8Array.from(atob(SPEED_KERNELS_WASM), (c) => c.charCodeAt(0)));
 
-/** xorshift32, so that failures reproduce. */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** The bits of floats (so that −0 and +0, or two NaNs, count as different or equal as bits do). */
 function bits(a: Float32Array): Uint32Array {
@@ -39,7 +30,7 @@ function bits(a: Float32Array): Uint32Array {
 
 /** Textured samples with noise (a smooth field gives the covariance structure; noise its full rank). */
 function picture(format: PictureFormat, seed: number, noise: number, stridePad = 0): Picture {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const max = 2 ** format.bitDepth - 1;
   const cw = format.pixelFormat === "444" ? format.width : format.width >> 1;
   const ch = format.pixelFormat === "420" ? format.height >> 1 : format.height;
@@ -69,7 +60,7 @@ function picture(format: PictureFormat, seed: number, noise: number, stridePad =
 }
 
 function randomFloats(size: PlaneSize, seed: number, scale: number): FloatImage {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const image = allocateImage(size);
   for (let i = 0; i < image.data.length; i++) image.data[i] = Math.fround((rnd() - 0.5) * scale * (rnd() < 0.05 ? 1000 : 1));
   return image;
@@ -185,7 +176,7 @@ describe("SpEED's WebAssembly kernels give the reference's floats", () => {
       const blocks = geometry.blocks;
       expect(blocks).toBe(columns);
       for (const kind of ["random", "ill", "singular"] as const) {
-        const rnd = random(seed++);
+        const rnd = seededRandom(seed++);
         const k = new Float32Array(625);
         // K = A A' / 25 + d I: symmetric, positive definite unless d and A make it otherwise
         const a = Float32Array.from({ length: 625 }, () => rnd() - 0.5);
