@@ -56,28 +56,6 @@ export function typeScriptWorkspace(plan: CambiPlan): CambiWorkspace {
   };
 }
 
-/** Working buffers of one cambi instance, sized once for the larger geometry. */
-class CambiBuffers {
-  readonly image: Uint16Array;
-  readonly other: Uint16Array;
-  readonly filtered: Uint16Array;
-  readonly mask: MaskSpans;
-  readonly spatialMask: SpatialMaskEngine;
-  readonly modeFilter: ModeFilterEngine;
-  readonly cValues: CValueEngine;
-  readonly antiDitheredFrom8Bit: (luma: Plane, out: Uint16Array) => void;
-  private dense?: Float32Array;
-  private readonly n: number;
-
-  constructor(plan: CambiPlan, workspace: CambiWorkspace) {
-    this.n = plan.allocWidth * plan.allocHeight;
-    ({ image: this.image, other: this.other, filtered: this.filtered, mask: this.mask, spatialMask: this.spatialMask, modeFilter: this.modeFilter, cValues: this.cValues, antiDitheredFrom8Bit: this.antiDitheredFrom8Bit } = workspace);
-  }
-
-  /** Room for a whole picture of c-values: only heatmaps and the pooling's quickselect need one. */
-  densePicture = (): Float32Array => (this.dense ??= new Float32Array(this.n));
-}
-
 /**
  * libvmaf's cambi on the CPU: the distorted luma (and with full_ref the reference) is
  * brought to 10 bits at the encoding (source) size, masked to flat areas, then at 5
@@ -87,7 +65,11 @@ class CambiBuffers {
 export class CambiCpu implements FeatureExtractor<PicturePair> {
   readonly definition = cambiDefinition;
   private plan?: CambiPlan;
-  private buffers?: CambiBuffers;
+  /** Working buffers, sized once for the larger geometry. */
+  private buffers?: CambiWorkspace;
+  /** Room for a whole picture of c-values: only heatmaps and the pooling's quickselect need one. */
+  private dense?: Float32Array;
+  private readonly densePicture = (): Float32Array => (this.dense ??= new Float32Array(this.plan!.allocWidth * this.plan!.allocHeight));
   private heatmaps?: Heatmaps;
   private scoreName: string;
   private readonly perScale = new Float64Array(NUM_SCALES);
@@ -102,7 +84,8 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
 
   init(format: PictureFormat): void {
     this.plan = planCambi(this.options, format);
-    this.buffers = new CambiBuffers(this.plan, this.workspace(this.plan));
+    this.buffers = this.workspace(this.plan);
+    this.dense = undefined;
     if (this.plan.heatmapsPath) this.heatmaps = new Heatmaps(this.plan);
   }
 
@@ -153,11 +136,11 @@ export class CambiCpu implements FeatureExtractor<PicturePair> {
       const filtered = b.modeFilter.run(image, w, h, mask, b.filtered, scale < NUM_SCALES - 1 ? other : null);
       cValues.compute(filtered, mask, w, h, g.windowSize);
       if (heatmap && this.heatmaps) {
-        const dense = b.densePicture();
+        const dense = this.densePicture();
         cValues.writeDense(dense, w * h);
         this.heatmaps.write(dense, w, h, scale, g.windowSize, index);
       }
-      this.perScale[scale] = spatialPooling(cValues, w * h, plan.topk, b.densePicture);
+      this.perScale[scale] = spatialPooling(cValues, w * h, plan.topk, this.densePicture);
     }
     return combineScales(this.perScale, g.windowSize);
   }
