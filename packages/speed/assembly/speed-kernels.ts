@@ -93,6 +93,19 @@ function verticalRow(src: usize, width: i32, height: i32, first: i32, taps: usiz
   }
 }
 
+/** The horizontal pass of one decimated row: output j sums the vertically filtered `row` at its `n` tap columns, in tap order (f32). */
+@inline
+function horizontalRow(row: usize, taps: usize, n: i32, tapColumns: usize, out: usize, outW: i32): void {
+  for (let j = 0; j < outW; j++) {
+    let acc: f32 = 0;
+    const t = tapColumns + (<usize>(j * n) << 2);
+    for (let k = 0; k < n; k++) {
+      acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(row + (<usize>load<i32>(t + (<usize>k << 2)) << 2));
+    }
+    store<f32>(out + (<usize>j << 2), acc);
+  }
+}
+
 /**
  * decimate.ts's Decimator.run: the anti-alias filter at every 16th row and column of the
  * (scaled) picture. The vertical pass runs over every column (four a step costs less than
@@ -103,14 +116,7 @@ export function decimate(src: usize, width: i32, height: i32, taps: usize, n: i3
   const half = n >> 1;
   for (let i = 0; i < outH; i++) {
     verticalRow(src, width, height, 16 * i - half, taps, n, row);
-    for (let j = 0; j < outW; j++) {
-      let acc: f32 = 0;
-      const t = tapColumns + (<usize>(j * n) << 2);
-      for (let k = 0; k < n; k++) {
-        acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(row + (<usize>load<i32>(t + (<usize>k << 2)) << 2));
-      }
-      store<f32>(dst + (<usize>(i * outW + j) << 2), acc);
-    }
+    horizontalRow(row, taps, n, tapColumns, dst + (<usize>(i * outW) << 2), outW);
   }
 }
 
@@ -182,14 +188,7 @@ function decimateSamplesAs(narrow: bool, diff: bool, a: usize, b: usize, inv: f3
         v128.store(row + (<usize>c << 2), acc);
       }
     }
-    for (let j = 0; j < outW; j++) {
-      let acc: f32 = 0;
-      const t = tapColumns + (<usize>(j * n) << 2);
-      for (let k = 0; k < n; k++) {
-        acc = acc + load<f32>(taps + (<usize>k << 2)) * load<f32>(row + (<usize>load<i32>(t + (<usize>k << 2)) << 2));
-      }
-      store<f32>(dst + (<usize>(i * outW + j) << 2), acc);
-    }
+    horizontalRow(row, taps, n, tapColumns, dst + (<usize>(i * outW) << 2), outW);
   }
 }
 
