@@ -1,4 +1,4 @@
-import { KernelMemoryLayout, kernelsModule, reserveMemory, type Plane } from "@vq/core";
+import { copyPlaneIntoKernels, KernelMemoryLayout, kernelsModule, reserveMemory, type Plane } from "@vq/core";
 import type { SpeedOptions } from "../definition.ts";
 import { mirrorIndex } from "../numerics/decimate.ts";
 import { sampleScale, type FloatImage } from "../numerics/float-image.ts";
@@ -120,13 +120,9 @@ export class SpeedWasmPasses implements SpeedPasses {
     return data.byteOffset;
   }
 
-  /** A plane's top-left samples of the original size, packed into sample plane `slot`. */
+  /** A plane (of the original size) packed into sample plane `slot`. */
   loadSamples(plane: Plane, slot: number): void {
-    const { width, height } = this.geometry.original;
-    const buffer = this.kernels.memory.buffer;
-    const view = this.narrow ? new Uint8Array(buffer, this.samples[slot]!, width * height) : new Uint16Array(buffer, this.samples[slot]!, width * height);
-    if (plane.stride === width) view.set(plane.data.subarray(0, width * height));
-    else for (let y = 0; y < height; y++) view.set(plane.data.subarray(y * plane.stride, y * plane.stride + width), y * width);
+    copyPlaneIntoKernels(this.kernels.memory.buffer, plane, this.samples[slot]!, plane.width, this.narrow);
   }
 
   /** planeToFloat of sample plane `slot` into `out`. */
