@@ -171,6 +171,7 @@ export const admEntry: CatalogueEntry<typeof admOptions.defs> = {
   // libvmaf's alias table (feature/alias.c)
   aliases: { VMAF_integer_feature_adm2_score: "integer_adm2", VMAF_integer_feature_aim_score: "integer_aim", VMAF_integer_feature_adm3_score: "integer_adm3" },
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.admFeature), gpu: () => import("./index.ts").then((m) => m.admFeature) },
 };
 
@@ -188,5 +189,6 @@ export const floatAdmEntry: CatalogueEntry<typeof floatAdmOptions.defs> = {
     VMAF_feature_adm_scale3_score: "adm_scale3",
   },
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.floatAdmFeature) },
 };

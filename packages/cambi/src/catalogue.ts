@@ -34,5 +34,6 @@ export const cambiEntry: CatalogueEntry<typeof cambiOptions.defs> = {
   // libvmaf's alias table (feature/alias.c)
   aliases: { Cambi_feature_cambi_score: "cambi" },
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.cambiFeature), gpu: () => import("./index.ts").then((m) => m.cambiFeature) },
 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
@@ -64,6 +64,36 @@ describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
     expect(ja.frames).toHaveLength(8);
     expect(ja.frames).toEqual(jb.frames);
     expect(ja.pooled_metrics).toEqual(jb.pooled_metrics);
+  });
+
+  test("VMAF alone reads luma only: ffmpeg gives the luma planes, scored exactly as the same frames in Y4M, on both backends; chroma layouts still checked", async () => {
+    // an ffmpeg that notes its arguments, with its ffprobe beside it
+    const log = f("luma-args.log");
+    mkdirSync(f("logging"), { recursive: true });
+    const wrapper = f("logging/ffmpeg");
+    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec ffmpeg "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    symlinkSync(spawnSync("sh", ["-c", "command -v ffprobe"]).stdout.toString().trim(), f("logging/ffprobe"));
+    const frames = (name: string) => JSON.parse(readFileSync(f(name), "utf8")).frames;
+    for (const backend of ["cpu", "gpu"]) {
+      rmSync(log, { force: true });
+      const common = ["--json", "--precision", "max", "--backend", backend, "--feature", "float_ssim"];
+      const a = await vq(["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--ffmpeg", wrapper, ...common, "-o", f(`luma-${backend}.json`)]);
+      const b = await vq(["-r", f("ref.y4m"), "-d", f("dist.y4m"), ...common, "-o", f(`whole-${backend}.json`)]);
+      expect(a.stderr).toBe("");
+      expect(a.code).toBe(0);
+      expect(b.code).toBe(0);
+      const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+      expect(decodes).toHaveLength(2);
+      for (const d of decodes) expect(d).toContain("-vf extractplanes=y");
+      expect(frames(`luma-${backend}.json`)).toHaveLength(8);
+      expect(frames(`luma-${backend}.json`)).toEqual(frames(`whole-${backend}.json`));
+    }
+    // a 4:4:4 distorted video against the 4:2:0 reference is refused as before, by the files' formats
+    ffmpeg("-i", DIST, "-frames:v", "8", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv444p", f("dist444.mkv"));
+    const r = await vq(["-r", f("ref.mp4"), "-d", f("dist444.mkv"), "--backend", "cpu"]);
+    expect(r.stderr).toMatch(/^vq: reference .*ref\.mp4 \(576x324 420 8-bit, 24 fps\) and distorted .*dist444\.mkv \(576x324 444 8-bit, 24 fps\) do not match: pixel formats differ: 420 vs 444; --conform converts/);
+    expect(r.code).toBe(1);
   });
 
   test("different sizes: a clear error naming both, or --scale", async () => {

@@ -1,5 +1,5 @@
 import type { FeatureEntry } from "./extraction/extractor.ts";
-import type { OptionDef, OptionTable } from "./options/options.ts";
+import type { OptionDef, OptionTable, OptionValues } from "./options/options.ts";
 
 /**
  * What reading a VMAF model needs to know of one of libvmaf's feature extractors: which
@@ -27,6 +27,12 @@ export interface CatalogueEntry<T extends Record<string, OptionDef> = any> exten
   readonly options: OptionTable<T>;
   /** Uses previous frames or accumulates over the run (libvmaf's VMAF_FEATURE_EXTRACTOR_TEMPORAL). */
   readonly temporal: boolean;
+  /**
+   * Whether, under these options, it reads nothing of the pictures but their luma planes
+   * (absent: it reads every plane). When every extractor of a run does, ffmpeg is asked for
+   * the luma plane alone (ADR 0043).
+   */
+  readonly lumaOnly?: (options: OptionValues<T>) => boolean;
   /** The modules with the extractor's code, loaded when a run uses it: the CPU one always, the GPU one for a GPU run. */
   readonly load: {
     readonly cpu: () => Promise<FeatureEntry<T, unknown>>;

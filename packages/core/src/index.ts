@@ -40,6 +40,7 @@ export { memoryReader } from "./readers/memory-reader.ts";
 export { videoFrameReader, type VideoFrameLike, type FrameRect, type CopyPlaneLayout } from "./readers/video-frame-reader.ts";
 export { openWithFfmpeg, needsFfmpeg, FFMPEG_MISSING } from "./readers/ffmpeg-reader.ts";
 export { ffprobeBeside } from "./readers/ffmpeg-probe.ts";
+export { lumaView } from "./readers/luma-view.ts";
 export { isStreamInput, openStreamInput, streamName } from "./readers/stream-input.ts";
 export { killChildProcesses, trackChildProcess } from "./readers/child-processes.ts";
 export type { FfmpegOptions } from "./readers/ffmpeg-reader.ts";

@@ -71,6 +71,7 @@ export const motionEntry: CatalogueEntry<typeof motionOptions.defs> = {
   // libvmaf's alias table (feature/alias.c); the sad score has no alias
   aliases: { [MOTION_FEATURES.motion]: "integer_motion", [MOTION_FEATURES.motion2]: "integer_motion2", [MOTION_FEATURES.motion3]: "integer_motion3" },
   temporal: true, // compares with earlier reference frames; motion2/motion3 are written at flush
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.motionFeature), gpu: () => import("./index.ts").then((m) => m.motionFeature) },
 };
 
@@ -80,5 +81,6 @@ export const floatMotionEntry: CatalogueEntry<typeof floatMotionOptions.defs> = 
   provides: Object.values(FLOAT_MOTION_FEATURES),
   aliases: { [FLOAT_MOTION_FEATURES.motion]: "motion", [FLOAT_MOTION_FEATURES.motion2]: "motion2", [FLOAT_MOTION_FEATURES.motion3]: "motion3" },
   temporal: true, // each frame's motion2/motion3 is written once the next frame is seen, the last at flush
+  lumaOnly: (o) => !o.motion_add_uv,
   load: { cpu: () => import("./index.ts").then((m) => m.floatMotionFeature) },
 };

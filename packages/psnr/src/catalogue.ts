@@ -27,12 +27,13 @@ export const psnrEntry: CatalogueEntry<typeof psnrOptions.defs> = {
   options: psnrOptions,
   provides: PSNR_NAMES,
   temporal: true, // APSNR accumulates over the run and is written at flush
+  lumaOnly: (o) => !o.enable_chroma,
   load: { cpu: load("psnrFeature"), gpu: load("psnrFeature") },
 };
 
 /** The legacy float statistics: no options, luma only, CPU only. */
 function floatEntry<K extends "floatPsnrFeature" | "floatAnsnrFeature" | "floatMomentFeature">(name: string, options: CatalogueEntry["options"], provides: readonly string[], feature: K): CatalogueEntry<Record<string, never>> {
-  return { name, options, provides, temporal: false, load: { cpu: load(feature) } };
+  return { name, options, provides, temporal: false, lumaOnly: () => true, load: { cpu: load(feature) } };
 }
 
 export const floatPsnrEntry = floatEntry("float_psnr", floatPsnrOptions, [FLOAT_PSNR_NAME], "floatPsnrFeature");

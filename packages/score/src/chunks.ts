@@ -3,7 +3,7 @@ import { checkModelKeys, modelScoreKeys, scoreModelsAtFrame } from "@vq/model";
 import { chooseBackend } from "./backend.ts";
 import { prepareDistorted, type DistortedInput } from "./distorted-input.ts";
 import { RunOutput } from "./run-output.ts";
-import { decoding, expectedFeatures, frameTotal, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type ParsedScoreRequest, type ScoreRequest, type ScoreSummary } from "./score.ts";
+import { decoding, expectedFeatures, frameTotal, openDistorted, openInput, parseRequest, planRun, readsLumaOnly, scoreRequestSchema, type ParsedScoreRequest, type ScoreRequest, type ScoreSummary } from "./score.ts";
 
 /** Frames [start, end) of a run; `last` when the run ends at `end` (its temporal extractors' last frame). */
 export interface FrameRange {
@@ -64,7 +64,7 @@ export async function scoreChunk(request: ScoreRequest, range: FrameRange): Prom
   const plan = await planRun(r);
   const readers: VideoReader[] = [];
   try {
-    const { ref, prepared } = await openRunInputs(r, readers);
+    const { ref, prepared } = await openRunInputs(r, readers, readsLumaOnly(r, plan, [r.reference, r.distorted]));
     for (const f of plan.features) f.entry.definition.checkFormat?.(f.options, ref.format);
     const { backend } = await chooseBackend(r.backend, plan.features, { subsample: r.subsample, threads: r.threads, selfTest: r.gpuSelfTest ? {} : false });
     const extractors = plan.features.map((f) => ({ definition: f.entry.definition, options: f.options }));
@@ -156,10 +156,10 @@ export async function runLength(request: ScoreRequest): Promise<number | undefin
 }
 
 /** A run's inputs opened as `score` opens them (conformed, with its frame skips), each pushed on `readers` to be closed. */
-async function openRunInputs(r: ParsedScoreRequest, readers: VideoReader[]): Promise<{ ref: VideoReader; prepared: DistortedInput }> {
-  const ref = await openInput(r.reference, r.raw, decoding(r));
+async function openRunInputs(r: ParsedScoreRequest, readers: VideoReader[], lumaOnly = false): Promise<{ ref: VideoReader; prepared: DistortedInput }> {
+  const ref = await openInput(r.reference, r.raw, decoding(r, lumaOnly));
   readers.push(ref);
-  const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
+  const prepared = await prepareDistorted(ref, await openDistorted(r.distorted, r, ref.format, lumaOnly), {}, { conform: r.conform ? { scaler: r.scaler } : undefined, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) });
   readers.push(prepared.reader);
   return { ref, prepared };
 }

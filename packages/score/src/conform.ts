@@ -20,7 +20,8 @@ export function describeRate(r: FrameRate): string {
 }
 
 function describeInput(reader: VideoReader): string {
-  return reader.frameRate ? `${describeFormat(reader.format)}, ${describeRate(reader.frameRate)}` : describeFormat(reader.format);
+  const format = reader.sourceFormat ?? reader.format;
+  return reader.frameRate ? `${describeFormat(format)}, ${describeRate(reader.frameRate)}` : describeFormat(format);
 }
 
 /**
@@ -29,7 +30,8 @@ function describeInput(reader: VideoReader): string {
  * inputs state one (raw YUV and a Y4M without F do not).
  */
 export function formatMismatches(ref: VideoReader, dist: VideoReader): string[] {
-  const problems = formatDifferences(ref.format, dist.format);
+  // the inputs' own formats: a luma-only decode's pictures are 4:0:0 whatever the file's chroma
+  const problems = formatDifferences(ref.sourceFormat ?? ref.format, dist.sourceFormat ?? dist.format);
   if (ref.frameRate && dist.frameRate && !sameRate(ref.frameRate, dist.frameRate)) {
     problems.push(`frame rates differ: ${describeRate(ref.frameRate)} vs ${describeRate(dist.frameRate)}`);
   }

@@ -8,7 +8,7 @@ import { prepareDistorted } from "./distorted-input.ts";
 import { FrameQueue } from "./frame-queue.ts";
 import { RepeatedFrames } from "./repeated-frames.ts";
 import { RunOutput } from "./run-output.ts";
-import { decoding, expectedFeatures, frameTotal, input, openDistorted, openInput, parseRequest, planRun, scoreRequestSchema, type FrameScores, type ScoreEvents, type ScoreRun, type ScoreSummary } from "./score.ts";
+import { decoding, expectedFeatures, frameTotal, input, openDistorted, openInput, parseRequest, planRun, readsLumaOnly, scoreRequestSchema, type FrameScores, type ScoreEvents, type ScoreRun, type ScoreSummary } from "./score.ts";
 
 /** What `scoreLadder` takes: `score`'s request with several distorted inputs. */
 export const ladderRequestSchema = scoreRequestSchema.omit({ profileGpu: true, align: true }).extend({
@@ -61,12 +61,13 @@ async function runLadder(request: LadderRequest, events: ScoreEvents, queues: re
   const plan = await planRun(r);
   const readers: VideoReader[] = [];
   try {
-    const openRef = () => openInput(r.reference, r.raw, decoding(r));
+    const lumaOnly = readsLumaOnly(r, plan, [r.reference, ...r.distorted]);
+    const openRef = () => openInput(r.reference, r.raw, decoding(r, lumaOnly));
     const ref = await openRef();
     readers.push(ref);
     // A distorted input that cannot be opened, or does not match the reference (unless conformed), fails alone.
     const conform = r.conform ? { scaler: r.scaler } : undefined;
-    const open = (d: string | VideoReader) => openDistorted(d, r, ref.format);
+    const open = (d: string | VideoReader) => openDistorted(d, r, ref.format, lumaOnly);
     const prepare = async (d: string | VideoReader) => prepareDistorted(ref, await open(d), { distorted: typeof d === "string" ? () => open(d) : undefined }, { conform, skipRef: r.skipRef, skipDist: r.skipDist, ffmpeg: decoding(r) }, events.onNote);
     const opened = await Promise.allSettled(r.distorted.map(prepare));
     for (const o of opened) if (o.status === "fulfilled") readers.push(o.value.reader);

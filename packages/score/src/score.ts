@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompositeBackend, FeatureCollector, isStreamInput, openFileSource, LIMITS, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
+import { CompositeBackend, FeatureCollector, isStreamInput, lumaView, openFileSource, LIMITS, type ScoreResult, needsFfmpeg, openStreamInput, openWithFfmpeg, type ExtendedPooledScore, type FfmpegOptions, RawYuvReader, scoreVideos, VqError, Y4mReader, type PictureFormat, type PixelFormat, type PooledScore, type VideoReader } from "@vq/core";
 import { sharedGpu } from "@vq/gpu-core";
 import { modelScoreKeys, type LoadedModel } from "@vq/model";
 import { DEFAULT_ALIGN_SEARCH, type Alignment } from "./alignment.ts";
@@ -100,21 +100,36 @@ export interface ScoreEvents {
 export async function openInput(source: string | VideoReader, raw: ParsedScoreRequest["raw"], ffmpeg: FfmpegOptions): Promise<VideoReader> {
   if (typeof source !== "string") return source;
   if (isStreamInput(source) && !ffmpeg.scaleTo) return openStreamInput(source, raw && { ...raw, pixelFormat: raw.pixelFormat as PixelFormat });
-  if (ffmpeg.scaleTo || needsFfmpeg(source)) return openWithFfmpeg(source, ffmpeg);
+  // a luma-only run's input that ffmpeg decoded whole is read as its luma plane
+  if (ffmpeg.scaleTo || needsFfmpeg(source)) return openWithFfmpeg(source, ffmpeg).then((reader) => (ffmpeg.lumaOnly ? lumaView(reader) : reader));
   if (raw) return RawYuvReader.open(source, { ...raw, pixelFormat: raw.pixelFormat as PixelFormat });
   if (/\.yuv$/i.test(source)) throw new VqError(`${source}: raw YUV input needs its width, height, pixel format and bit depth`);
   return Y4mReader.open(source);
 }
 
 /** The distorted input opened to match the reference's size when scaling was asked for. */
-export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "decoderThreads" | "scaleDistorted" | "scaler">, ref: PictureFormat | undefined): Promise<VideoReader> {
+export function openDistorted(source: string | VideoReader, r: Pick<ParsedScoreRequest, "raw" | "ffmpeg" | "hwaccel" | "decoderThreads" | "scaleDistorted" | "scaler">, ref: PictureFormat | undefined, lumaOnly = false): Promise<VideoReader> {
   if (r.scaleDistorted && !ref) throw new Error("openDistorted: scaling to the reference's size needs its format");
-  return openInput(source, r.raw, { ...decoding(r), scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref!.width, height: ref!.height } : undefined });
+  return openInput(source, r.raw, { ...decoding(r, lumaOnly), scaler: r.scaler, scaleTo: r.scaleDistorted ? { width: ref!.width, height: ref!.height } : undefined });
 }
 
-/** The request's ffmpeg binary, hardware decoding and decoding threads, for every input ffmpeg decodes. */
-export function decoding(r: Pick<ParsedScoreRequest, "ffmpeg" | "hwaccel" | "decoderThreads">): FfmpegOptions {
-  return { ffmpeg: r.ffmpeg, hwaccel: r.hwaccel, threads: r.decoderThreads };
+/**
+ * The request's ffmpeg binary, hardware decoding and decoding threads, for every input
+ * ffmpeg decodes; `lumaOnly` from readsLumaOnly.
+ */
+export function decoding(r: Pick<ParsedScoreRequest, "ffmpeg" | "hwaccel" | "decoderThreads">, lumaOnly = false): FfmpegOptions {
+  return { ffmpeg: r.ffmpeg, hwaccel: r.hwaccel, threads: r.decoderThreads, lumaOnly };
+}
+
+/**
+ * Whether a run reads its inputs' luma planes alone (adr/0043-luma-only-decoding.md): every
+ * input a file ffmpeg decodes, none converted (--conform), and every extractor, the
+ * models' included, reading luma only under its options.
+ */
+export function readsLumaOnly(r: Pick<ParsedScoreRequest, "conform">, plan: RunPlan, inputs: readonly (string | VideoReader)[]): boolean {
+  if (r.conform) return false;
+  if (!inputs.every((s) => typeof s === "string" && !isStreamInput(s) && needsFfmpeg(s))) return false;
+  return plan.features.every((f) => f.catalogued.lumaOnly?.(f.options) === true);
 }
 
 export function parseRequest<S extends z.ZodType>(schema: S, request: unknown): z.infer<S> {
@@ -208,10 +223,11 @@ async function runScoring(request: ScoreRequest, events: ScoreEvents, emit: (fra
   const gpu = r.backend !== "cpu" && decoded && (await filesOpen([r.reference, r.distorted])) ? sharedGpu() : undefined;
   gpu?.catch(() => {});
   try {
-    const openRef = () => openInput(r.reference, r.raw, decoding(r));
-    const openDist = () => openDistorted(r.distorted, r, readers[0]!.format);
+    const lumaOnly = readsLumaOnly(r, plan, [r.reference, r.distorted]);
+    const openRef = () => openInput(r.reference, r.raw, decoding(r, lumaOnly));
+    const openDist = () => openDistorted(r.distorted, r, readers[0]!.format, lumaOnly);
     // both decoders start at once, unless the distorted one is scaled to the reference's size
-    const distOpening = r.scaleDistorted ? undefined : openDistorted(r.distorted, r, undefined);
+    const distOpening = r.scaleDistorted ? undefined : openDistorted(r.distorted, r, undefined, lumaOnly);
     // its failure is told once the reference has opened (a reference at fault is named first)
     distOpening?.catch(() => {});
     try {

@@ -60,5 +60,6 @@ export const speedTemporalEntry: CatalogueEntry<typeof speedTemporalOptions.defs
   provides: [SPEED_FEATURES.temporal],
   aliases: { [SPEED_FEATURES.temporal]: "speed_temporal" },
   temporal: true,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.speedTemporalFeature), gpu: () => import("./index.ts").then((m) => m.speedTemporalFeature) },
 };

@@ -29,6 +29,7 @@ export const floatSsimEntry: CatalogueEntry<typeof floatSsimOptions.defs> = {
   options: floatSsimOptions,
   provides: ["float_ssim"],
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.ssimFeature), gpu: () => import("./index.ts").then((m) => m.ssimFeature) },
 };
 
@@ -37,5 +38,6 @@ export const floatMsSsimEntry: CatalogueEntry<typeof floatMsSsimOptions.defs> = 
   options: floatMsSsimOptions,
   provides: ["float_ms_ssim"],
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.msSsimFeature), gpu: () => import("./index.ts").then((m) => m.msSsimFeature) },
 };

@@ -69,6 +69,7 @@ export const vifEntry: CatalogueEntry<typeof vifOptions.defs> = {
   provides: provides(VIF_FEATURES),
   aliases: aliases(VIF_FEATURES, "integer_vif"),
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./cpu/vif-feature-cpu.ts").then((m) => m.vifCpuFeature), gpu: () => import("./index.ts").then((m) => m.vifFeature) },
 };
 
@@ -78,5 +79,6 @@ export const floatVifEntry: CatalogueEntry<typeof floatVifOptions.defs> = {
   provides: provides(FLOAT_VIF_FEATURES),
   aliases: aliases(FLOAT_VIF_FEATURES, "vif"),
   temporal: false,
+  lumaOnly: () => true,
   load: { cpu: () => import("./index.ts").then((m) => m.floatVifFeature) },
 };

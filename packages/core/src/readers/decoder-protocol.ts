@@ -10,7 +10,7 @@ export type ToDecoder =
 
 /** From a decoder worker. */
 export type FromDecoder =
-  | { type: "opened"; format: PictureFormat; frameRate?: { num: number; den: number }; frameCount?: number; pid?: number }
+  | { type: "opened"; format: PictureFormat; sourceFormat?: PictureFormat; frameRate?: { num: number; den: number }; frameCount?: number; pid?: number }
   | { type: "frame"; buffer: ArrayBuffer }
   | { type: "end" }
   | { type: "closed" }

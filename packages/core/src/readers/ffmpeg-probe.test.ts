@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ffprobeBeside, frameCountFromProbe } from "./ffmpeg-probe.ts";
+import { ffprobeBeside, frameCountFromProbe, layoutOfPixFmt } from "./ffmpeg-probe.ts";
 
 describe("the ffmpeg probe", () => {
   test("ffprobe is looked for beside the ffmpeg given", () => {
@@ -17,5 +17,16 @@ describe("the ffmpeg probe", () => {
     expect(frameCountFromProbe({ streams: [{ avg_frame_rate: "30000/1001" }], format: { duration: "10.010000" } })).toBe(300);
     expect(frameCountFromProbe({ streams: [{ avg_frame_rate: "0/0" }], format: { duration: "1.0" } })).toBeUndefined();
     expect(frameCountFromProbe({ streams: [] })).toBeUndefined();
+  });
+
+  test("the layouts ffmpeg's Y4M output keeps as decoded; none for those it converts", () => {
+    expect(layoutOfPixFmt("yuv420p")).toEqual({ pixelFormat: "420", bitDepth: 8 });
+    expect(layoutOfPixFmt("yuv422p10le")).toEqual({ pixelFormat: "422", bitDepth: 10 });
+    expect(layoutOfPixFmt("yuv444p12le")).toEqual({ pixelFormat: "444", bitDepth: 12 });
+    expect(layoutOfPixFmt("gray")).toEqual({ pixelFormat: "400", bitDepth: 8 });
+    expect(layoutOfPixFmt("gray16le")).toEqual({ pixelFormat: "400", bitDepth: 16 });
+    for (const converted of ["yuvj420p", "nv12", "p010le", "gbrp", "rgb24", "yuva420p", "yuv420p10be", "yuv411p", "yuv440p", undefined]) {
+      expect(layoutOfPixFmt(converted)).toBeUndefined();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { PictureFormat } from "../picture.ts";
 import { trackChildProcess } from "./child-processes.ts";
 
 /**
@@ -16,7 +17,7 @@ export function ffprobeBeside(ffmpeg = "ffmpeg"): string {
 
 /** ffprobe's JSON answer, the fields read. */
 interface ProbeJson {
-  streams?: { nb_frames?: string; avg_frame_rate?: string; duration?: string; tags?: Record<string, string> }[];
+  streams?: { nb_frames?: string; avg_frame_rate?: string; duration?: string; pix_fmt?: string; tags?: Record<string, string> }[];
   format?: { duration?: string };
 }
 
@@ -45,23 +46,43 @@ function seconds(text: string | undefined): number | undefined {
   return Number.isFinite(s) && s > 0 ? s : undefined;
 }
 
+/**
+ * A decoded stream's layout when ffmpeg's Y4M output carries it as it is (the planar YUV
+ * and gray formats the yuv4mpegpipe muxer takes without converting): what vq would read
+ * from the full decode. Anything else (full-range yuvj*, semi-planar, RGB, alpha) is
+ * converted by ffmpeg on the way, so undefined.
+ */
+export function layoutOfPixFmt(pixFmt: string | undefined): Pick<PictureFormat, "pixelFormat" | "bitDepth"> | undefined {
+  const m = /^(?:yuv(420|422|444)p|(gray))(?:(9|10|12|16)le)?$/.exec(pixFmt ?? "");
+  if (!m) return undefined;
+  return { pixelFormat: m[2] ? "400" : (m[1] as "420" | "422" | "444"), bitDepth: m[3] ? Number(m[3]) : 8 };
+}
+
+/** What ffprobe tells of the first video stream: the frame count (a progress total) and the decoded layout. */
+export interface VideoProbe {
+  frameCount?: number;
+  layout?: Pick<PictureFormat, "pixelFormat" | "bitDepth">;
+}
+
 /** Gives up on a probe that hangs (a network mount): the decode, not the total, is what matters. */
 const PROBE_TIMEOUT_MS = 5000;
 
 /**
- * The frame count of `path`'s first video stream from ffprobe, or undefined when ffprobe is
- * missing, fails or cannot tell. Never an error: the count is only the progress line's total.
+ * ffprobe's answer for `path`'s first video stream; empty when ffprobe is missing, fails or
+ * cannot tell. Never an error: what it gives only saves work (a progress total, a
+ * luma-only decode).
  */
-export async function probeFrameCount(path: string, ffmpeg?: string): Promise<number | undefined> {
+export async function probeVideo(path: string, ffmpeg?: string): Promise<VideoProbe> {
   const { execFile } = await import("node:child_process");
-  const args = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=nb_frames,avg_frame_rate,duration:stream_tags=NUMBER_OF_FRAMES,DURATION:format=duration", "-of", "json", path];
+  const args = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=nb_frames,avg_frame_rate,duration,pix_fmt:stream_tags=NUMBER_OF_FRAMES,DURATION:format=duration", "-of", "json", path];
   return new Promise((resolve) => {
     const child = execFile(ffprobeBeside(ffmpeg), args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1 << 20 }, (error, stdout) => {
-      if (error) return resolve(undefined);
+      if (error) return resolve({});
       try {
-        resolve(frameCountFromProbe(JSON.parse(stdout) as ProbeJson));
+        const json = JSON.parse(stdout) as ProbeJson;
+        resolve({ frameCount: frameCountFromProbe(json), layout: layoutOfPixFmt(json.streams?.[0]?.pix_fmt) });
       } catch {
-        resolve(undefined);
+        resolve({});
       }
     });
     trackChildProcess(child);

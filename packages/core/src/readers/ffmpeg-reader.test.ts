@@ -9,4 +9,6 @@ test("ffmpeg's decode arguments: -threads and -hwaccel go before the input, filt
   ]);
   // 0: ffmpeg's own choice, as without the option
   expect(decodeArguments("in.mp4", { threads: 0 })).toEqual(decodeArguments("in.mp4", {}));
+  // luma alone: the plane's extraction ends the filter chain
+  expect(decodeArguments("in.mp4", { lumaOnly: true, scaleTo: { width: 64, height: 36 } })).toContain("scale=64:36:flags=bicubic,extractplanes=y");
 });

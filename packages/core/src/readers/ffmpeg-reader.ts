@@ -1,9 +1,9 @@
 import { openFileSource, streamSource } from "./byte-source.ts";
 import { VqError } from "../errors.ts";
-import type { Picture } from "../picture.ts";
+import type { Picture, PictureFormat } from "../picture.ts";
 import { stopChildProcess, trackChildProcess } from "./child-processes.ts";
 import { spawnDecoder } from "./decoder-process.ts";
-import { probeFrameCount } from "./ffmpeg-probe.ts";
+import { probeVideo, type VideoProbe } from "./ffmpeg-probe.ts";
 import type { VideoReader } from "./video-reader.ts";
 import { isStreamInput, streamName } from "./stream-input.ts";
 import { Y4mReader } from "./y4m-reader.ts";
@@ -47,6 +47,13 @@ export interface FfmpegOptions {
    * (default true; off when the filters change the rate, which the count would not follow).
    */
   probe?: boolean;
+  /**
+   * Decode the luma plane alone (`extractplanes=y`: a plane copy, a third of the bytes
+   * through the pipe at 4:2:0), where ffprobe finds a layout that ffmpeg's Y4M keeps as it
+   * is and neither filters nor hwaccel change it; else every plane. The pictures are then
+   * 4:0:0 and the reader's `sourceFormat` is the stream's own (ADR 0043).
+   */
+  lumaOnly?: boolean;
 }
 
 export const FFMPEG_MISSING =
@@ -68,33 +75,33 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
   if (isStreamInput(path)) throw new VqError(`${streamName(path)}: is a pipe, read once as a Y4M stream: ffmpeg cannot convert it (scaling, --conform); give a file`);
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
   await (await openFileSource(path)).close();
-  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", decodeArguments(path, options));
-  const { child, exited } = decoder;
-  trackChildProcess(child);
-  const failure = async (): Promise<VqError> => {
-    const { code, error } = await exited;
-    if (error?.code === "ENOENT") return new VqError(FFMPEG_MISSING);
-    if (error) return new VqError(`${path}: cannot start ffmpeg: ${error.message}`);
-    const said = decoder.stderr().trim().split("\n").filter(Boolean);
-    if (said.some((l) => /matches no streams/.test(l))) return new VqError(`${path}: has no video stream`);
-    const how = options.hwaccel ? ` with -hwaccel ${options.hwaccel}` : "";
-    return new VqError(`${path}: ffmpeg cannot decode it${how}${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
-  };
+  const lumaWanted = !!options.lumaOnly && !options.filters?.length && !options.hwaccel;
   // The probe runs beside the decoder's start, so it costs no time before the first frame.
-  const frameCount = options.probe === false ? undefined : probeFrameCount(path, options.ffmpeg);
-  let reader: Y4mReader;
-  try {
-    reader = await Y4mReader.fromSource(path, streamSource(decoder.stdout));
-  } catch (e) {
-    stopChildProcess(child);
-    throw await failure();
+  const probe: Promise<VideoProbe> = options.probe === false && !lumaWanted ? Promise.resolve({}) : probeVideo(path, options.ffmpeg);
+  const starting = startDecoder(path, { ...options, lumaOnly: lumaWanted });
+  const { layout, frameCount } = await probe;
+  let opened = await starting;
+  let sourceFormat: PictureFormat | undefined;
+  if (lumaWanted) {
+    const luma = opened.reader?.format;
+    // the luma plane as the stream has it, or (no ffprobe, a layout ffmpeg converts) every plane
+    if (layout && luma?.pixelFormat === "400" && luma.bitDepth === layout.bitDepth) sourceFormat = { ...luma, ...layout };
+    else {
+      stopChildProcess(opened.decoder.child);
+      await opened.reader?.close();
+      opened = await startDecoder(path, { ...options, lumaOnly: false });
+    }
   }
+  const { decoder, reader, failure } = opened;
+  const { exited } = decoder;
+  if (!reader) throw await failure();
   return {
     name: path,
     format: reader.format,
+    sourceFormat,
     // The rate of the stream ffmpeg decodes, as its Y4M header states it.
     frameRate: reader.frameRate,
-    frameCount: await frameCount,
+    frameCount: options.probe === false ? undefined : frameCount,
     pid: decoder.pid,
     exited,
     async read(): Promise<Picture | null> {
@@ -109,17 +116,42 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
     },
     release: (p) => reader.release(p),
     async close() {
-      stopChildProcess(child);
+      stopChildProcess(decoder.child);
       await reader.close();
     },
   };
+}
+
+/**
+ * ffmpeg decoding `path` to Y4M, its header read: the reader, or none when ffmpeg failed
+ * (`failure` tells why, from its exit and its last words).
+ */
+async function startDecoder(path: string, options: FfmpegOptions) {
+  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", decodeArguments(path, options));
+  const { child, exited } = decoder;
+  trackChildProcess(child);
+  const failure = async (): Promise<VqError> => {
+    const { code, error } = await exited;
+    if (error?.code === "ENOENT") return new VqError(FFMPEG_MISSING);
+    if (error) return new VqError(`${path}: cannot start ffmpeg: ${error.message}`);
+    const said = decoder.stderr().trim().split("\n").filter(Boolean);
+    if (said.some((l) => /matches no streams/.test(l))) return new VqError(`${path}: has no video stream`);
+    const how = options.hwaccel ? ` with -hwaccel ${options.hwaccel}` : "";
+    return new VqError(`${path}: ffmpeg cannot decode it${how}${said.length ? `: ${said[said.length - 1]}` : ` (exit code ${code})`}`);
+  };
+  try {
+    return { decoder, failure, reader: await Y4mReader.fromSource(path, streamSource(decoder.stdout)) };
+  } catch {
+    stopChildProcess(child);
+    return { decoder, failure, reader: undefined };
+  }
 }
 
 /** ffmpeg's arguments to decode `path`'s first video stream to Y4M on its standard output. */
 export function decodeArguments(path: string, options: FfmpegOptions): string[] {
   const threads = options.threads ? ["-threads", String(options.threads)] : [];
   const args = ["-v", "error", "-nostdin", ...threads, ...(options.hwaccel ? ["-hwaccel", options.hwaccel] : []), "-i", path, "-map", "0:v:0", "-an", "-sn"];
-  const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? [])];
+  const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? []), ...(options.lumaOnly ? ["extractplanes=y"] : [])];
   if (filters.length) args.push("-vf", filters.join(","));
   args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
   return args;

@@ -90,6 +90,7 @@ export async function openFfmpegWorker(path: string, options: FfmpegOptions): Pr
   return {
     name: path,
     format: info.format,
+    sourceFormat: info.sourceFormat,
     frameRate: info.frameRate,
     frameCount: info.frameCount,
     async read(): Promise<Picture | null> {

@@ -49,7 +49,7 @@ serveWorker<ToDecoder, FromDecoder>((m, reply) => {
     case "open":
       decodeInThisThread(m.path, m.options).then((r) => {
         reader = r;
-        reply.post({ type: "opened", format: r.format, frameRate: r.frameRate, frameCount: r.frameCount, pid: r.pid });
+        reply.post({ type: "opened", format: r.format, sourceFormat: r.sourceFormat, frameRate: r.frameRate, frameCount: r.frameCount, pid: r.pid });
         void pump();
       }, failed);
       break;

@@ -6,6 +6,11 @@ export interface VideoReader {
   /** Name used in error messages (the path). */
   readonly name: string;
   readonly format: PictureFormat;
+  /**
+   * The input's own format when the pictures hold only part of it (its luma plane: a luma-only
+   * decode, or a lumaView); absent when they hold all of it. Checks between inputs use this.
+   */
+  readonly sourceFormat?: PictureFormat;
   /** Frames per second when the input says (Y4M's F tag, the stream ffmpeg decodes); never 0/0. */
   readonly frameRate?: { num: number; den: number };
   /**
