@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { LIMITS } from "@vq/core";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
 import { Queue } from "bullmq";
 import { runVq } from "../testing/cli-run.ts";
 import { redisInstalled, TestRedis } from "../testing/redis-server.ts";
 import { redisConnection } from "./redis-connection.ts";
 import { queuedJobId, absoluteJobLine } from "./queued-job.ts";
+import { defaultDecoderThreads } from "../batch/batch-command.ts";
+import { parseWorkerArgs, scoreQueuedChunk, scoreQueuedJob } from "./worker-command.ts";
 
 const rungs = goldenPairs().filter((p) => p.reference.endsWith("nat_576x324.ref.y4m"));
 const REF = goldenPath(rungs[0]!.reference);
@@ -151,6 +154,7 @@ describe.skipIf(!redisInstalled)("vq submit and vq worker on a BullMQ queue", ()
       [["submit", "--redis", redis.url, "--queue", "a b", file], `vq: invalid argument "a b" for --queue: expected letters, digits, _ . or - (at most 100)\n`],
       [["worker", "--redis", redis.url, "--lock-duration", "10"], `vq: invalid argument "10" for --lock-duration: at least 1000 ms (a job's lock is renewed every half of it)\n`],
       [["worker"], "vq: vq worker needs --redis URL (see vq worker --help)\n"],
+      [["worker", "--redis", redis.url, "--decoder-threads", "-1"], `vq: invalid argument "-1" for --decoder-threads: expected an integer from 0 to ${LIMITS.threads}\n`],
     ] as const) {
       const r = await runVq(args);
       expect(r.stderr).toBe(message);
@@ -161,5 +165,37 @@ describe.skipIf(!redisInstalled)("vq submit and vq worker on a BullMQ queue", ()
     const r = await runVq(["submit", "--redis", closed.url, file]);
     expect(r.stderr).toBe(`vq: cannot reach Redis at 127.0.0.1:${closed.port} (no answer in 5 s)\n`);
     expect(r.code).toBe(1);
+  }, 60_000);
+});
+
+const ffmpegOnPath = spawnSync("sh", ["-c", "command -v ffmpeg"]).stdout.toString().trim();
+
+describe.skipIf(!ffmpegOnPath)("vq worker and ffmpeg's decoding threads", () => {
+  test("a queued job's and a chunk's inputs get the worker's -threads; a job's own --decoder-threads wins; the default shares the CPUs", async () => {
+    expect(parseWorkerArgs(["--redis", "redis://h", "--decoder-threads", "3"]).decoderThreads).toBe(3);
+    expect(parseWorkerArgs(["--redis", "redis://h"]).decoderThreads).toBeUndefined();
+    expect(defaultDecoderThreads(2, 1, 16)).toBe(4);
+    // an ffmpeg that notes its arguments, then decodes as ffmpeg does
+    const log = join(dir, "ffmpeg-args.log");
+    const wrapper = join(dir, "logging-ffmpeg");
+    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${ffmpegOnPath}' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const mkv = join(dir, "threads.mkv");
+    spawnSync(ffmpegOnPath, ["-v", "error", "-i", DISTS[0]!, "-frames:v", "4", "-c:v", "ffv1", "-y", mkv]);
+    const threadsOf = async (jobArgs: string[], workerThreads: number | undefined, chunk: boolean) => {
+      rmSync(log, { force: true });
+      const line = { reference: REF, distorted: mkv, output: join(dir, `threads-${jobArgs.join("")}-${workerThreads}-${chunk}.json`), args: ["--backend", "cpu", "--ffmpeg", wrapper, "--feature", "psnr", "-n", "--json", ...jobArgs] };
+      const data = { where: "jobs.jsonl:1", line };
+      if (chunk) await scoreQueuedChunk({ ...data, range: { start: 0, end: 2 } }, workerThreads);
+      else expect((await scoreQueuedJob(data, workerThreads)).code).toBe(0);
+      const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+      expect(decodes.length).toBe(1);
+      return /-threads (\d+) .*-i /.exec(decodes[0]!)?.[1];
+    };
+    expect(await threadsOf([], 3, false)).toBe("3");
+    expect(await threadsOf(["--decoder-threads", "5"], 3, false)).toBe("5");
+    expect(await threadsOf([], 3, true)).toBe("3");
+    expect(await threadsOf(["--decoder-threads", "5"], 3, true)).toBe("5");
+    expect(await threadsOf([], undefined, false)).toBeUndefined();
   }, 60_000);
 });

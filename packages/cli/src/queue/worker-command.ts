@@ -1,14 +1,15 @@
-import { isVqError, trackChildProcess, VqError } from "@vq/core";
+import { isVqError, LIMITS, trackChildProcess, VqError } from "@vq/core";
 import { scoreBatch, scoreChunk, type BatchJobOutcome, type ChunkScores, type ScoreRequest } from "@vq/score";
 import { jobFromObject, type BatchJobSpec } from "../batch/job-file.ts";
 import { jobRequest, writeJobOutcome } from "../batch/job-run.ts";
 import { mergedOutcome } from "../batch/job-chunks.ts";
+import { defaultDecoderThreads } from "../batch/batch-command.ts";
 import type { CliIo } from "../run-setup.ts";
 import { gpuEnvironment, listGpus, parseGpus, type PciGpu } from "../gpus/gpu-devices.ts";
 import { CHUNK_JOB, DEFAULT_QUEUE, MERGE_JOB, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
 import { loadBullmq, reachRedis, redisAddress, redisConnection } from "./redis-connection.ts";
 
-export const WORKER_USAGE = `Usage: vq worker --redis URL [--queue NAME] [--concurrency N] [--gpus all|N|LIST] [--lock-duration MS] [-q]
+export const WORKER_USAGE = `Usage: vq worker --redis URL [--queue NAME] [--concurrency N] [--decoder-threads N] [--gpus all|N|LIST] [--lock-duration MS] [-q]
 
 Takes jobs from a BullMQ queue on Redis (put there by vq submit) and scores them, until
 stopped (SIGINT/SIGTERM). Inputs and outputs are paths every worker sees (a shared
@@ -20,6 +21,9 @@ taken by another worker once its lock lapses, and the result is the same.
       --queue NAME         the queue (default ${DEFAULT_QUEUE})
       --concurrency N      jobs in flight at once in this process (default 2: the next job
                            reads while the current one computes; they share the GPU)
+      --decoder-threads N  ffmpeg's decoding threads per input (-threads N; 0: ffmpeg's own,
+                           about one a core); default: the CPUs over the decoders in flight
+                           on this host, at least 2. A job's own --decoder-threads wins
       --gpus all|N|LIST    one worker process per GPU (every GPU, the first N, or a comma list
                            of indexes or PCI bus ids), each pinned to its own
       --lock-duration MS   how long a job stays taken without word from its worker; a
@@ -37,6 +41,8 @@ export interface WorkerSettings {
   help: boolean;
   /** --gpus: one worker process per GPU. */
   gpus?: string;
+  /** --decoder-threads; undefined: defaultDecoderThreads() over the jobs in flight on the host. */
+  decoderThreads?: number;
 }
 
 /** Reads `--name VALUE` / `--name=VALUE` options; returns the value and the index after it. */
@@ -74,6 +80,10 @@ export function parseWorkerArgs(argv: readonly string[]): WorkerSettings {
     } else if (name === "--concurrency") {
       [v, i] = optionValue(argv, i, name);
       w.concurrency = positiveInteger(name, v, 64);
+    } else if (name === "--decoder-threads") {
+      [v, i] = optionValue(argv, i, name);
+      if (!/^\d+$/.test(v) || Number(v) > LIMITS.threads) throw new VqError(`invalid argument "${v}" for --decoder-threads: expected an integer from 0 to ${LIMITS.threads}`);
+      w.decoderThreads = Number(v);
     } else if (name === "--lock-duration") {
       [v, i] = optionValue(argv, i, name);
       w.lockDuration = positiveInteger(name, v, 3_600_000);
@@ -84,11 +94,14 @@ export function parseWorkerArgs(argv: readonly string[]): WorkerSettings {
   return w;
 }
 
-/** Scores one queued job and writes its outputs; a job at fault is a VqError (not retried). */
-export async function scoreQueuedJob(data: QueuedJobData): Promise<QueuedJobResult> {
+/**
+ * Scores one queued job and writes its outputs; a job at fault is a VqError (not retried).
+ * `decoderThreads`: ffmpeg's threads per input where the job's args set none.
+ */
+export async function scoreQueuedJob(data: QueuedJobData, decoderThreads?: number): Promise<QueuedJobResult> {
   const spec = jobFromObject(data.line, data.where);
   let done: BatchJobOutcome | undefined;
-  for await (const d of scoreBatch([jobRequest(spec)], { concurrency: 1 })) done = d;
+  for await (const d of scoreBatch([jobRequest(spec)], { concurrency: 1, decoderThreads })) done = d;
   return writeQueuedOutcome(spec, done!);
 }
 
@@ -102,9 +115,10 @@ async function writeQueuedOutcome(spec: BatchJobSpec, done: BatchJobOutcome): Pr
 }
 
 /** Scores a chunk of a queued job (CHUNK_JOB): its features, for the merge. */
-export async function scoreQueuedChunk(data: QueuedJobData): Promise<ChunkScores> {
+export async function scoreQueuedChunk(data: QueuedJobData, decoderThreads?: number): Promise<ChunkScores> {
   const spec = jobFromObject(data.line, data.where);
-  return scoreChunk(jobRequest(spec) as ScoreRequest, data.range!);
+  const request = jobRequest(spec) as ScoreRequest;
+  return scoreChunk({ ...request, decoderThreads: request.decoderThreads ?? decoderThreads }, data.range!);
 }
 
 /** A chunked job's merge (MERGE_JOB): its chunks' features into the run's summary, written as `vq` writes it. */
@@ -122,7 +136,13 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
     return 0;
   }
   const connection = redisConnection(w.redis!);
-  if (w.gpus !== undefined) return workersOnGpus(parseGpus(w.gpus, listGpus()), argv, io);
+  if (w.gpus !== undefined) {
+    const gpus = parseGpus(w.gpus, listGpus());
+    // every GPU's worker shares the host's CPUs among its decoders
+    const threads = w.decoderThreads ?? defaultDecoderThreads(w.concurrency, gpus.length);
+    return workersOnGpus(gpus, [...argv.filter((a, i) => !(a === "--decoder-threads" || a.startsWith("--decoder-threads=") || argv[i - 1] === "--decoder-threads")), "--decoder-threads", String(threads)], io);
+  }
+  const decoderThreads = w.decoderThreads ?? defaultDecoderThreads(w.concurrency);
   const { Worker, UnrecoverableError } = await loadBullmq();
   const say = (line: string) => {
     if (!w.quiet) io.stderr(`vq: worker: ${line}\n`);
@@ -131,8 +151,8 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
     w.queue,
     async (job) => {
       try {
-        if (job.name === SCORE_JOB) return await scoreQueuedJob(job.data);
-        if (job.name === CHUNK_JOB) return await scoreQueuedChunk(job.data);
+        if (job.name === SCORE_JOB) return await scoreQueuedJob(job.data, decoderThreads);
+        if (job.name === CHUNK_JOB) return await scoreQueuedChunk(job.data, decoderThreads);
         if (job.name === MERGE_JOB) return await mergeQueuedChunks(job.data, Object.values(await job.getChildrenValues<ChunkScores>()));
         throw new UnrecoverableError(`unknown job kind "${job.name}" (a newer vq submitted it?)`);
       } catch (e) {
