@@ -1,8 +1,14 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { lumaView, Y4mReader, type VideoReader } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
 import { EXTRACTORS } from "./catalogue.ts";
-import { planRun, readsLumaOnly, score, scoreRequestSchema, type FrameScores } from "./score.ts";
+import { mergeChunks, planChunks, scoreChunk } from "./chunks.ts";
+import { scoreLadder } from "./ladder.ts";
+import { planRun, readsLumaOnly, score, scoreRequestSchema, type FrameScores, type ScoreRequest, type ScoreSummary } from "./score.ts";
 
 // The catalogue's lumaOnly facts (adr/0043-luma-only-decoding.md) decide when ffmpeg is asked
 // for the luma plane alone; a wrong one would score without chroma an extractor that reads it.
@@ -44,4 +50,44 @@ describe("extractors that read luma only", () => {
     expect(Object.keys(whole[0]!.metrics).length).toBeGreaterThan(0);
     expect(luma).toEqual(whole);
   });
+});
+
+const ffmpegInstalled = spawnSync("ffmpeg", ["-version"]).status === 0;
+
+describe.skipIf(!ffmpegInstalled)("runs that decode luma alone", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vq-luma-runs-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const f = (name: string) => join(dir, name);
+  const ffmpeg = (...args: string[]) => execFileSync("ffmpeg", ["-v", "error", "-nostdin", "-y", ...args]);
+  const everything = (s: ScoreSummary) => ({ names: s.collector.names(), frames: Array.from({ length: s.frames }, (_, i) => s.collector.frame(i)), pooled: s.pooled, frameCount: s.frames });
+
+  test("a ladder (one rendition in a layout ffmpeg converts, read whole) and a run in chunks score as the same frames in Y4M", async () => {
+    ffmpeg("-i", goldenPath("vectors/nat_576x324.ref.y4m"), "-frames:v", "9", "-c:v", "libx264", "-crf", "16", "-pix_fmt", "yuv420p", f("ref.mp4"));
+    ffmpeg("-i", goldenPath("vectors/nat_576x324.x264crf45.y4m"), "-frames:v", "9", "-c:v", "libx264", "-crf", "30", "-pix_fmt", "yuv420p", f("a.mp4"));
+    ffmpeg("-i", goldenPath("vectors/nat_576x324.x264crf30.y4m"), "-frames:v", "9", "-c:v", "mjpeg", "-pix_fmt", "yuvj420p", f("b.mkv"));
+    // the same frames, decoded whole by the same ffmpeg
+    for (const name of ["ref.mp4", "a.mp4", "b.mkv"]) ffmpeg("-i", f(name), "-f", "yuv4mpegpipe", "-strict", "-1", f(`${name}.y4m`));
+    // an ffmpeg that notes its arguments, its ffprobe beside it
+    mkdirSync(f("bin"));
+    writeFileSync(f("bin/ffmpeg"), `#!/bin/sh\necho "$*" >> '${f("args.log")}'\nexec ffmpeg "$@"\n`);
+    chmodSync(f("bin/ffmpeg"), 0o755);
+    symlinkSync(spawnSync("sh", ["-c", "command -v ffprobe"]).stdout.toString().trim(), f("bin/ffprobe"));
+    const decodes = () => readFileSync(f("args.log"), "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+    const request = (distorted: string): ScoreRequest => ({ reference: f("ref.mp4"), distorted, backend: "cpu", ffmpeg: f("bin/ffmpeg") });
+    const fromY4m = async (distorted: string) => everything(await score({ reference: f("ref.mp4.y4m"), distorted: f(`${distorted}.y4m`), backend: "cpu" }).result);
+
+    const ladder = await scoreLadder({ reference: f("ref.mp4"), distorted: [f("a.mp4"), f("b.mkv")], backend: "cpu", ffmpeg: f("bin/ffmpeg") }).result;
+    // luma alone for each input; b.mkv's yuvj420p, which ffmpeg converts, then decoded whole
+    expect(decodes().map((l) => `${/-i (\S+)/.exec(l)![1]!.replace(/^.*\//, "")}${l.includes("extractplanes=y") ? " luma" : " whole"}`).sort()).toEqual(["a.mp4 luma", "b.mkv luma", "b.mkv whole", "ref.mp4 luma"]);
+    expect(ladder.map((o) => o.error)).toEqual([undefined, undefined]);
+    expect(everything(ladder[0]!.summary!)).toEqual(await fromY4m("a.mp4"));
+    expect(everything(ladder[1]!.summary!)).toEqual(await fromY4m("b.mkv"));
+    expect(everything(ladder[0]!.summary!).frameCount).toBe(9);
+
+    rmSync(f("args.log"));
+    const chunks = await Promise.all(planChunks(9, 4).map((range) => scoreChunk(request(f("a.mp4")), range)));
+    expect(everything(await mergeChunks(request(f("a.mp4")), chunks))).toEqual(await fromY4m("a.mp4"));
+    expect(decodes().length).toBeGreaterThanOrEqual(6);
+    expect(decodes().every((l) => l.includes("extractplanes=y"))).toBe(true);
+  }, 120_000);
 });
