@@ -186,7 +186,7 @@ describe.skipIf(!ffmpegOnPath)("vq worker and ffmpeg's decoding threads", () => 
       rmSync(log, { force: true });
       const line = { reference: REF, distorted: mkv, output: join(dir, `threads-${jobArgs.join("")}-${workerThreads}-${chunk}.json`), args: ["--backend", "cpu", "--ffmpeg", wrapper, "--feature", "psnr", "-n", "--json", ...jobArgs] };
       const data = { where: "jobs.jsonl:1", line };
-      if (chunk) await scoreQueuedChunk({ ...data, range: { start: 0, end: 2 } }, workerThreads);
+      if (chunk) await scoreQueuedChunk({ ...data, range: { start: 0, end: 2, last: false } }, workerThreads);
       else expect((await scoreQueuedJob(data, workerThreads)).code).toBe(0);
       const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
       expect(decodes.length).toBe(1);

@@ -3,7 +3,7 @@ import { scoreBatch, scoreChunk, type BatchJobOutcome, type ChunkScores, type Sc
 import { jobFromObject, type BatchJobSpec } from "../batch/job-file.ts";
 import { jobRequest, writeJobOutcome } from "../batch/job-run.ts";
 import { mergedOutcome } from "../batch/job-chunks.ts";
-import { defaultDecoderThreads } from "../batch/batch-command.ts";
+import { defaultConcurrency, defaultDecoderThreads } from "../batch/batch-command.ts";
 import type { CliIo } from "../run-setup.ts";
 import { gpuEnvironment, listGpus, parseGpus, type PciGpu } from "../gpus/gpu-devices.ts";
 import { CHUNK_JOB, DEFAULT_QUEUE, MERGE_JOB, SCORE_JOB, type QueuedJobData, type QueuedJobResult } from "./queued-job.ts";
@@ -19,8 +19,9 @@ taken by another worker once its lock lapses, and the result is the same.
 
       --redis URL          redis://[user:password@]host[:port][/db] (rediss:// for TLS)
       --queue NAME         the queue (default ${DEFAULT_QUEUE})
-      --concurrency N      jobs in flight at once in this process (default 2: the next job
-                           reads while the current one computes; they share the GPU)
+      --concurrency N      jobs in flight at once in this process (default, as vq batch: half
+                           the CPUs, as each job runs two decoders, shared among the GPUs of
+                           --gpus; 2 to 8). They share the GPU
       --decoder-threads N  ffmpeg's decoding threads per input (-threads N; 0: ffmpeg's own,
                            about one a core); default: the CPUs over the decoders in flight
                            on this host, at least 2. A job's own --decoder-threads wins
@@ -35,7 +36,8 @@ taken by another worker once its lock lapses, and the result is the same.
 export interface WorkerSettings {
   redis?: string;
   queue: string;
-  concurrency: number;
+  /** --concurrency; undefined: defaultConcurrency() over the processes of --gpus. */
+  concurrency?: number;
   lockDuration: number;
   quiet: boolean;
   help: boolean;
@@ -65,7 +67,7 @@ export function queueName(v: string): string {
 }
 
 export function parseWorkerArgs(argv: readonly string[]): WorkerSettings {
-  const w: WorkerSettings = { queue: DEFAULT_QUEUE, concurrency: 2, lockDuration: 30_000, quiet: false, help: false };
+  const w: WorkerSettings = { queue: DEFAULT_QUEUE, lockDuration: 30_000, quiet: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const name = arg.split("=")[0]!;
@@ -138,11 +140,15 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
   const connection = redisConnection(w.redis!);
   if (w.gpus !== undefined) {
     const gpus = parseGpus(w.gpus, listGpus());
-    // every GPU's worker shares the host's CPUs among its decoders
-    const threads = w.decoderThreads ?? defaultDecoderThreads(w.concurrency, gpus.length);
-    return workersOnGpus(gpus, [...argv.filter((a, i) => !(a === "--decoder-threads" || a.startsWith("--decoder-threads=") || argv[i - 1] === "--decoder-threads")), "--decoder-threads", String(threads)], io);
+    // every GPU's worker shares the host's CPUs: its jobs in flight, and their decoders
+    const concurrency = w.concurrency ?? defaultConcurrency(gpus.length);
+    const threads = w.decoderThreads ?? defaultDecoderThreads(concurrency, gpus.length);
+    const given = (name: string) => (a: string, i: number) => a === name || a.startsWith(`${name}=`) || argv[i - 1] === name;
+    const own = argv.filter((a, i) => !given("--decoder-threads")(a, i) && !given("--concurrency")(a, i));
+    return workersOnGpus(gpus, [...own, "--concurrency", String(concurrency), "--decoder-threads", String(threads)], io);
   }
-  const decoderThreads = w.decoderThreads ?? defaultDecoderThreads(w.concurrency);
+  const concurrency = w.concurrency ?? defaultConcurrency();
+  const decoderThreads = w.decoderThreads ?? defaultDecoderThreads(concurrency);
   const { Worker, UnrecoverableError } = await loadBullmq();
   const say = (line: string) => {
     if (!w.quiet) io.stderr(`vq: worker: ${line}\n`);
@@ -161,7 +167,7 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
         throw e;
       }
     },
-    { connection, concurrency: w.concurrency, lockDuration: w.lockDuration, stalledInterval: w.lockDuration, maxStalledCount: 3, autorun: false },
+    { connection, concurrency, lockDuration: w.lockDuration, stalledInterval: w.lockDuration, maxStalledCount: 3, autorun: false },
   );
   worker.on("completed", (job) => say(`${job.data.where}: ${job.name === CHUNK_JOB ? `frames ${job.data.range!.start} to ${job.data.range!.end} scored` : job.name === MERGE_JOB ? "chunks merged, written" : "scored"}`));
   // a job's own failure names it (FILE:LINE: ...) already
@@ -175,7 +181,7 @@ export async function workerCommand(argv: readonly string[], io: CliIo): Promise
   });
   worker.on("ready", () => (down = false));
   await reachRedis(worker.waitUntilReady(), connection);
-  say(`taking jobs from queue "${w.queue}" at ${redisAddress(connection)} (${w.concurrency} at once)`);
+  say(`taking jobs from queue "${w.queue}" at ${redisAddress(connection)} (${concurrency} at once)`);
   await worker.run();
   return 0;
 }
