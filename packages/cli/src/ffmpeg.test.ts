@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "@vq/core/golden";
+import { loggingFfmpeg } from "@vq/core/testing";
 import { main } from "./main.ts";
 import { ffmpegInstalled, ffmpegOrThrow as ffmpeg, runVq } from "./testing/cli-run.ts";
 
@@ -68,22 +69,18 @@ describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
 
   test("VMAF alone reads luma only: ffmpeg gives the luma planes, scored exactly as the same frames in Y4M, on both backends; chroma layouts still checked", async () => {
     // an ffmpeg that notes its arguments, with its ffprobe beside it
-    const log = f("luma-args.log");
-    mkdirSync(f("logging"), { recursive: true });
-    const wrapper = f("logging/ffmpeg");
-    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec ffmpeg "$@"\n`);
-    chmodSync(wrapper, 0o755);
-    symlinkSync(spawnSync("sh", ["-c", "command -v ffprobe"]).stdout.toString().trim(), f("logging/ffprobe"));
+    const logging = await loggingFfmpeg(dir);
+    const wrapper = logging.path;
     const frames = (name: string) => JSON.parse(readFileSync(f(name), "utf8")).frames;
     for (const backend of ["cpu", "gpu"]) {
-      rmSync(log, { force: true });
+      logging.clear();
       const common = ["--json", "--precision", "max", "--backend", backend, "--feature", "float_ssim"];
       const a = await vq(["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--ffmpeg", wrapper, ...common, "-o", f(`luma-${backend}.json`)]);
       const b = await vq(["-r", f("ref.y4m"), "-d", f("dist.y4m"), ...common, "-o", f(`whole-${backend}.json`)]);
       expect(a.stderr).toBe("");
       expect(a.code).toBe(0);
       expect(b.code).toBe(0);
-      const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+      const decodes = logging.decodes();
       expect(decodes).toHaveLength(2);
       for (const d of decodes) expect(d).toContain("-vf extractplanes=y");
       expect(frames(`luma-${backend}.json`)).toHaveLength(8);
@@ -94,7 +91,7 @@ describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
     const r = await vq(["-r", f("ref.mp4"), "-d", f("dist444.mkv"), "--backend", "cpu"]);
     expect(r.stderr).toMatch(/^vq: reference .*ref\.mp4 \(576x324 420 8-bit, 24 fps\) and distorted .*dist444\.mkv \(576x324 444 8-bit, 24 fps\) do not match: pixel formats differ: 420 vs 444; --conform converts/);
     expect(r.code).toBe(1);
-  });
+   }, 60_000);
 
   test("different sizes: a clear error naming both, or --scale", async () => {
     const r = await vq(["-r", f("ref.mp4"), "-d", f("small.mp4"), "--feature", "psnr", "-n", "--backend", "cpu"]);

@@ -115,3 +115,25 @@ export function stridedLuma(p: Picture, stride: number): Picture {
   for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * stride);
   return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
 }
+
+/**
+ * An ffmpeg that notes its arguments in a log and then runs the ffmpeg on PATH, with the
+ * ffprobe on PATH beside it (as vq looks for it): for tests of what vq asks ffmpeg for.
+ * `decodes()`: the argument lines of its decodes to Y4M so far; `clear()` forgets them.
+ */
+export async function loggingFfmpeg(dir: string): Promise<{ path: string; decodes(): string[]; clear(): void }> {
+  const { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } = await import("node:fs");
+  const { execFileSync } = await import("node:child_process");
+  const bin = `${dir}/logging-ffmpeg`;
+  const log = `${bin}/args.log`;
+  const onPath = (name: string) => execFileSync("sh", ["-c", `command -v ${name}`]).toString().trim();
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(`${bin}/ffmpeg`, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${onPath("ffmpeg")}' "$@"\n`);
+  chmodSync(`${bin}/ffmpeg`, 0o755);
+  if (!existsSync(`${bin}/ffprobe`)) symlinkSync(onPath("ffprobe"), `${bin}/ffprobe`);
+  return {
+    path: `${bin}/ffmpeg`,
+    decodes: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe")) : []),
+    clear: () => rmSync(log, { force: true }),
+  };
+}

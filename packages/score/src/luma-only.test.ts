@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lumaView, Y4mReader, type VideoReader } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
+import { loggingFfmpeg } from "@vq/core/testing";
 import { EXTRACTORS } from "./catalogue.ts";
 import { mergeChunks, planChunks, scoreChunk } from "./chunks.ts";
 import { scoreLadder } from "./ladder.ts";
@@ -68,15 +69,12 @@ describe.skipIf(!ffmpegInstalled)("runs that decode luma alone", () => {
     // the same frames, decoded whole by the same ffmpeg
     for (const name of ["ref.mp4", "a.mp4", "b.mkv"]) ffmpeg("-i", f(name), "-f", "yuv4mpegpipe", "-strict", "-1", f(`${name}.y4m`));
     // an ffmpeg that notes its arguments, its ffprobe beside it
-    mkdirSync(f("bin"));
-    writeFileSync(f("bin/ffmpeg"), `#!/bin/sh\necho "$*" >> '${f("args.log")}'\nexec ffmpeg "$@"\n`);
-    chmodSync(f("bin/ffmpeg"), 0o755);
-    symlinkSync(spawnSync("sh", ["-c", "command -v ffprobe"]).stdout.toString().trim(), f("bin/ffprobe"));
-    const decodes = () => readFileSync(f("args.log"), "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
-    const request = (distorted: string): ScoreRequest => ({ reference: f("ref.mp4"), distorted, backend: "cpu", ffmpeg: f("bin/ffmpeg") });
+    const logging = await loggingFfmpeg(dir);
+    const decodes = logging.decodes;
+    const request = (distorted: string): ScoreRequest => ({ reference: f("ref.mp4"), distorted, backend: "cpu", ffmpeg: logging.path });
     const fromY4m = async (distorted: string) => everything(await score({ reference: f("ref.mp4.y4m"), distorted: f(`${distorted}.y4m`), backend: "cpu" }).result);
 
-    const ladder = await scoreLadder({ reference: f("ref.mp4"), distorted: [f("a.mp4"), f("b.mkv")], backend: "cpu", ffmpeg: f("bin/ffmpeg") }).result;
+    const ladder = await scoreLadder({ reference: f("ref.mp4"), distorted: [f("a.mp4"), f("b.mkv")], backend: "cpu", ffmpeg: logging.path }).result;
     // luma alone for each input; b.mkv's yuvj420p, which ffmpeg converts, then decoded whole
     expect(decodes().map((l) => `${/-i (\S+)/.exec(l)![1]!.replace(/^.*\//, "")}${l.includes("extractplanes=y") ? " luma" : " whole"}`).sort()).toEqual(["a.mp4 luma", "b.mkv luma", "b.mkv whole", "ref.mp4 luma"]);
     expect(ladder.map((o) => o.error)).toEqual([undefined, undefined]);
@@ -84,7 +82,7 @@ describe.skipIf(!ffmpegInstalled)("runs that decode luma alone", () => {
     expect(everything(ladder[1]!.summary!)).toEqual(await fromY4m("b.mkv"));
     expect(everything(ladder[0]!.summary!).frameCount).toBe(9);
 
-    rmSync(f("args.log"));
+    logging.clear();
     const chunks = await Promise.all(planChunks(9, 4).map((range) => scoreChunk(request(f("a.mp4")), range)));
     expect(everything(await mergeChunks(request(f("a.mp4")), chunks))).toEqual(await fromY4m("a.mp4"));
     expect(decodes().length).toBeGreaterThanOrEqual(6);

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
 import { gpuForTests } from "@vq/gpu-core/testing";
+import { loggingFfmpeg } from "@vq/core/testing";
 import { runVq } from "../testing/cli-run.ts";
 import { spawnSync } from "node:child_process";
-import { chmodSync } from "node:fs";
 import { defaultConcurrency, defaultDecoderThreads } from "./batch-command.ts";
 
 const rungs = goldenPairs().filter((p) => p.reference.endsWith("nat_576x324.ref.y4m"));
@@ -140,20 +140,18 @@ const ffmpegOnPath = spawnSync("sh", ["-c", "command -v ffmpeg"]).stdout.toStrin
 describe.skipIf(!ffmpegOnPath)("vq batch and ffmpeg's decoding threads", () => {
   test("inputs ffmpeg decodes get the batch's -threads; a job's own --decoder-threads wins; 0 leaves ffmpeg's own", async () => {
     // an ffmpeg that notes its arguments, then decodes as ffmpeg does
-    const log = join(dir, "ffmpeg-args.log");
-    const wrapper = join(dir, "logging-ffmpeg");
-    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${ffmpegOnPath}' "$@"\n`);
-    chmodSync(wrapper, 0o755);
+    const logging = await loggingFfmpeg(dir);
+    const wrapper = logging.path;
     const mkv = join(dir, "dist.mkv");
     spawnSync(ffmpegOnPath, ["-v", "error", "-i", DISTS[0]!, "-frames:v", "3", "-c:v", "ffv1", "-y", mkv]);
     const args = ["--backend", "cpu", "--ffmpeg", wrapper, "--feature", "psnr", "-n", "--json"];
     const threadsOf = async (batchArgs: string[], jobArgs: string[]) => {
-      rmSync(log, { force: true });
+      logging.clear();
       const out = join(dir, `threads-${batchArgs.join("")}-${jobArgs.join("")}.json`);
       const r = await runVq(["batch", jobFile("threads.jsonl", [{ reference: REF, distorted: mkv, output: out, args: [...args, ...jobArgs] }]), "-q", ...batchArgs]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+      const decodes = logging.decodes();
       expect(decodes.length).toBe(1);
       return /-threads (\d+) .*-i /.exec(decodes[0]!)?.[1];
     };

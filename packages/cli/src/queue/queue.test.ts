@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIMITS } from "@vq/core";
+import { loggingFfmpeg } from "@vq/core/testing";
 import { goldenPairs, goldenPath } from "@vq/core/golden";
 import { Queue } from "bullmq";
 import { runVq } from "../testing/cli-run.ts";
@@ -176,19 +177,17 @@ describe.skipIf(!ffmpegOnPath)("vq worker and ffmpeg's decoding threads", () => 
     expect(parseWorkerArgs(["--redis", "redis://h"]).decoderThreads).toBeUndefined();
     expect(defaultDecoderThreads(2, 1, 16)).toBe(4);
     // an ffmpeg that notes its arguments, then decodes as ffmpeg does
-    const log = join(dir, "ffmpeg-args.log");
-    const wrapper = join(dir, "logging-ffmpeg");
-    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${ffmpegOnPath}' "$@"\n`);
-    chmodSync(wrapper, 0o755);
+    const logging = await loggingFfmpeg(dir);
+    const wrapper = logging.path;
     const mkv = join(dir, "threads.mkv");
     spawnSync(ffmpegOnPath, ["-v", "error", "-i", DISTS[0]!, "-frames:v", "4", "-c:v", "ffv1", "-y", mkv]);
     const threadsOf = async (jobArgs: string[], workerThreads: number | undefined, chunk: boolean) => {
-      rmSync(log, { force: true });
+      logging.clear();
       const line = { reference: REF, distorted: mkv, output: join(dir, `threads-${jobArgs.join("")}-${workerThreads}-${chunk}.json`), args: ["--backend", "cpu", "--ffmpeg", wrapper, "--feature", "psnr", "-n", "--json", ...jobArgs] };
       const data = { where: "jobs.jsonl:1", line };
       if (chunk) await scoreQueuedChunk({ ...data, range: { start: 0, end: 2, last: false } }, workerThreads);
       else expect((await scoreQueuedJob(data, workerThreads)).code).toBe(0);
-      const decodes = readFileSync(log, "utf8").trim().split("\n").filter((l) => l.includes("yuv4mpegpipe"));
+      const decodes = logging.decodes();
       expect(decodes.length).toBe(1);
       return /-threads (\d+) .*-i /.exec(decodes[0]!)?.[1];
     };

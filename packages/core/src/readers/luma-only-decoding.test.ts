@@ -46,14 +46,14 @@ describe.skipIf(!ffmpegPath)("luma-only decoding", () => {
     expect(luma.sourceFormat).toEqual(full.format);
     expect(luma.planes).toHaveLength(3);
     expect(luma.planes).toEqual(full.planes);
-  });
+  }, 30_000);
 
   test("read on a worker thread, the file's format comes along", async () => {
     encode("vectors/nat_576x324.ref.y4m", "worker.mp4", "-c:v", "libx264", "-crf", "20", "-pix_fmt", "yuv420p");
     const luma = await lumaPlanes(await openWithFfmpeg(f("worker.mp4"), { lumaOnly: true }));
     expect(luma.format.pixelFormat).toBe("400");
     expect(luma.sourceFormat).toEqual({ width: 576, height: 324, pixelFormat: "420", bitDepth: 8 });
-  });
+  }, 30_000);
 
   const wholeDecodes = async (file: string, options: FfmpegOptions = {}) => {
     const full = await lumaPlanes(await decodeInThisThread(f(file), options));
@@ -67,7 +67,7 @@ describe.skipIf(!ffmpegPath)("luma-only decoding", () => {
   test("a layout ffmpeg converts on the way (full-range JPEG's yuvj420p): every plane, as before", async () => {
     encode("vectors/nat_576x324.ref.y4m", "mjpeg.mkv", "-c:v", "mjpeg", "-pix_fmt", "yuvj420p");
     expect((await wholeDecodes("mjpeg.mkv")).pixelFormat).toBe("420");
-  });
+  }, 30_000);
 
   test("filters or hwaccel change what ffmpeg outputs, and without ffprobe nothing tells the layout: every plane", async () => {
     encode("vectors/nat_576x324.ref.y4m", "plain.mp4", "-c:v", "libx264", "-crf", "20", "-pix_fmt", "yuv420p");
@@ -77,5 +77,5 @@ describe.skipIf(!ffmpegPath)("luma-only decoding", () => {
     mkdirSync(f("bin"));
     symlinkSync(ffmpegPath, f("bin/ffmpeg"));
     expect(await wholeDecodes("plain.mp4", { ffmpeg: f("bin/ffmpeg") })).toMatchObject({ pixelFormat: "420" });
-  });
+  }, 30_000);
 });
