@@ -193,57 +193,21 @@ export function waveletDecimate(srcRef: usize, srcCmp: usize, width: i32, height
         const column = <usize>(x - 2) << 2;
         const zero = f64x2.splat(0);
         let rLo = zero, rHi = zero, cLo = zero, cHi = zero;
-        // the taps written out (constant offsets), as the reference writes a window row
+        // a window row's taps in the reference's order; each sum gets its terms in that order
         let slot = top;
         for (let v: usize = 0; v < 9; v++, slot = slot + halfBytes == ringBytes ? 0 : slot + halfBytes) {
           const k = lpf + v * 36;
           const row = slot + column;
-          const er = evenRef + row, or = oddRef + row, ec = evenCmp + row, oc = oddCmp + row;
-          let t = v128.load32_splat(k);
-          let p = f32x4.mul(v128.load(er, 0), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 8), t)));
-          p = f32x4.mul(v128.load(ec, 0), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 8), t)));
-          t = v128.load32_splat(k, 4);
-          p = f32x4.mul(v128.load(or, 0), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 8), t)));
-          p = f32x4.mul(v128.load(oc, 0), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 8), t)));
-          t = v128.load32_splat(k, 8);
-          p = f32x4.mul(v128.load(er, 4), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 12), t)));
-          p = f32x4.mul(v128.load(ec, 4), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 12), t)));
-          t = v128.load32_splat(k, 12);
-          p = f32x4.mul(v128.load(or, 4), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 12), t)));
-          p = f32x4.mul(v128.load(oc, 4), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 12), t)));
-          t = v128.load32_splat(k, 16);
-          p = f32x4.mul(v128.load(er, 8), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 16), t)));
-          p = f32x4.mul(v128.load(ec, 8), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 16), t)));
-          t = v128.load32_splat(k, 20);
-          p = f32x4.mul(v128.load(or, 8), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 16), t)));
-          p = f32x4.mul(v128.load(oc, 8), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 16), t)));
-          t = v128.load32_splat(k, 24);
-          p = f32x4.mul(v128.load(er, 12), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 20), t)));
-          p = f32x4.mul(v128.load(ec, 12), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 20), t)));
-          t = v128.load32_splat(k, 28);
-          p = f32x4.mul(v128.load(or, 12), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(or, 20), t)));
-          p = f32x4.mul(v128.load(oc, 12), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(oc, 20), t)));
-          t = v128.load32_splat(k, 32);
-          p = f32x4.mul(v128.load(er, 16), t);
-          rLo = f64x2.add(rLo, low(p)); rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(er, 24), t)));
-          p = f32x4.mul(v128.load(ec, 16), t);
-          cLo = f64x2.add(cLo, low(p)); cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(ec, 24), t)));
+          for (let u: usize = 0; u < 9; u++) {
+            const t = v128.load32_splat(k + (u << 2));
+            const at = row + ((u >> 1) << 2);
+            const r = (u & 1 ? oddRef : evenRef) + at;
+            const c = (u & 1 ? oddCmp : evenCmp) + at;
+            rLo = f64x2.add(rLo, low(f32x4.mul(v128.load(r), t)));
+            rHi = f64x2.add(rHi, low(f32x4.mul(v128.load(r, 8), t)));
+            cLo = f64x2.add(cLo, low(f32x4.mul(v128.load(c), t)));
+            cHi = f64x2.add(cHi, low(f32x4.mul(v128.load(c, 8), t)));
+          }
         }
         v128.store(outRef + (<usize>x << 2), demote4(rLo, rHi));
         v128.store(outCmp + (<usize>x << 2), demote4(cLo, cHi));
