@@ -20,6 +20,7 @@ export interface WasmKernels {
 
 export const KERNELS: readonly WasmKernels[] = [
   { source: "packages/vif/assembly/vif-kernels.ts", module: "packages/vif/src/cpu/wasm/vif-kernels.wasm.ts", constant: "VIF_KERNELS_WASM" },
+  { source: "packages/vif/assembly/float-vif-kernels.ts", module: "packages/vif/src/cpu/wasm/float-vif-kernels.wasm.ts", constant: "FLOAT_VIF_KERNELS_WASM" },
   { source: "packages/motion/assembly/motion-kernels.ts", module: "packages/motion/src/wasm/motion-kernels.wasm.ts", constant: "MOTION_KERNELS_WASM" },
   { source: "packages/adm/assembly/adm-kernels.ts", module: "packages/adm/src/cpu/wasm/adm-kernels.wasm.ts", constant: "ADM_KERNELS_WASM" },
   { source: "packages/ssim/assembly/ssim-kernels.ts", module: "packages/ssim/src/cpu/wasm/ssim-kernels.wasm.ts", constant: "SSIM_KERNELS_WASM" },

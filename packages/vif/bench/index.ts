@@ -2,15 +2,23 @@ import { Bench } from "tinybench";
 import type { PicturePair } from "@vq/core";
 import { cpuFrameTask, firstFramePair } from "../../../tools/bench-tasks.ts";
 import { kernelsModule } from "@vq/core";
-import { createFloatVifCpu, createVifCpu, vifOptions } from "../src/index.ts";
+import { createFloatVifCpu, createFloatVifWasm, createVifCpu, floatVifKernelsModule, vifOptions } from "../src/index.ts";
 import { VifWasm } from "../src/cpu/vif-wasm.ts";
 import { VIF_KERNELS_WASM } from "../src/cpu/wasm/vif-kernels.wasm.ts";
 
 const module = kernelsModule("vif", VIF_KERNELS_WASM);
-if (!module) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
+const floatModule = floatVifKernelsModule();
+if (!module || !floatModule) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
 
-function extractTask(frame: PicturePair, extractor: "vif" | "vif-wasm" | "float_vif"): () => void {
-  const instance = extractor === "vif" ? createVifCpu() : extractor === "vif-wasm" ? new VifWasm(vifOptions.resolve({}), module!) : createFloatVifCpu();
+const extractors = {
+  vif: () => createVifCpu(),
+  "vif-wasm": () => new VifWasm(vifOptions.resolve({}), module),
+  float_vif: () => createFloatVifCpu(),
+  "float_vif-wasm": () => createFloatVifWasm(floatModule),
+};
+
+function extractTask(frame: PicturePair, extractor: keyof typeof extractors): () => void {
+  const instance = extractors[extractor]();
   return cpuFrameTask(instance, () => frame);
 }
 
@@ -23,7 +31,8 @@ bench
   .add("VifWasm (WebAssembly SIMD) 1920x1080 8-bit, one frame pair", extractTask(hd, "vif-wasm"))
   .add("VifCpu 960x540 10-bit, one frame pair", extractTask(deep, "vif"))
   .add("VifWasm (WebAssembly SIMD) 960x540 10-bit, one frame pair", extractTask(deep, "vif-wasm"))
-  .add("FloatVifCpu 1920x1080 8-bit, one frame pair", extractTask(hd, "float_vif"));
+  .add("FloatVifCpu 1920x1080 8-bit, one frame pair", extractTask(hd, "float_vif"))
+  .add("FloatVifWasm (WebAssembly SIMD) 1920x1080 8-bit, one frame pair", extractTask(hd, "float_vif-wasm"));
 await bench.run();
 console.log(bench.name);
 console.table(bench.table());

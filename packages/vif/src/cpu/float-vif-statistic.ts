@@ -3,7 +3,14 @@ import { mirrorRow } from "../numerics/mirror-pad.ts";
 
 const f32 = Math.fround;
 /** vif_statistic_s's eps, a float. */
-const EPS = f32(1.0e-10);
+export const FLOAT_VIF_EPS = f32(1.0e-10);
+const EPS = FLOAT_VIF_EPS;
+
+/** sigma_max_inv = powf(sigma_nsq, 2) / 255^2, a float. */
+export function sigmaMaxInv(sigmaNsq: number): number {
+  const nsq = f32(sigmaNsq);
+  return f32(f32(nsq * nsq) / (255.0 * 255.0));
+}
 
 /** Rows of one scale's vertically filtered statistics, with mirrored ends for the horizontal pass. */
 interface FilteredRows {
@@ -23,15 +30,13 @@ interface FilteredRows {
 export class FloatVifScaleStatistic {
   private readonly rows: FilteredRows;
   private readonly gainLimit: number;
-  /** sigma_max_inv = powf(sigma_nsq, 2) / 255^2, a float. */
   private readonly sigmaMaxInv: number;
 
   constructor(maxWidth: number, private readonly pad: number, gainLimit: number, private readonly sigmaNsq: number) {
     const row = () => new Float64Array(maxWidth + 2 * pad);
     this.rows = { mu1: row(), mu2: row(), ref: row(), dis: row(), refDis: row() };
     this.gainLimit = f32(gainLimit);
-    const nsq = f32(sigmaNsq);
-    this.sigmaMaxInv = f32(f32(nsq * nsq) / (255.0 * 255.0));
+    this.sigmaMaxInv = sigmaMaxInv(sigmaNsq);
   }
 
   /**

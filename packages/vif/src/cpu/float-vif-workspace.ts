@@ -19,11 +19,24 @@ export class FloatVifWorkspace {
   /** The unscaled float input, when prescaling changes the size. */
   readonly input?: FloatScalePlanes;
 
-  constructor(readonly inputWidth: number, readonly inputHeight: number, readonly width: number, readonly height: number, readonly pad: number) {
+  /** The floats of one scale plane: `height` rows and `pad` mirrored ones above and below, `width` apart. */
+  static planeLength(width: number, height: number, pad: number): number {
+    return (height + 2 * pad) * width;
+  }
+
+  /** `plane` gives the four scale planes (the WebAssembly kernels': views of their memory). */
+  constructor(
+    readonly inputWidth: number,
+    readonly inputHeight: number,
+    readonly width: number,
+    readonly height: number,
+    readonly pad: number,
+    plane: (length: number) => Float32Array = (length) => new Float32Array(length),
+  ) {
     this.stride = width;
     this.origin = pad * width;
-    const length = (height + 2 * pad) * width;
-    const pair = (): FloatScalePlanes => ({ ref: new Float32Array(length), dis: new Float32Array(length) });
+    const length = FloatVifWorkspace.planeLength(width, height, pad);
+    const pair = (): FloatScalePlanes => ({ ref: plane(length), dis: plane(length) });
     this.pairs = [pair(), pair()];
     if (inputWidth !== width || inputHeight !== height) {
       this.input = { ref: new Float32Array(inputWidth * inputHeight), dis: new Float32Array(inputWidth * inputHeight) };

@@ -6,9 +6,9 @@
 const f32 = Math.fround;
 
 /** log2_poly_s, as the floats libvmaf stores. */
-const LOG2_POLY = [
+export const LOG2_POLY = Float32Array.from([
   -0.012671635276421, 0.06484118240267, -0.157048836463065, 0.257167726303123, -0.35380056030052, 0.480131410397451, -0.721314327952201, 1.442694803896991, 0,
-].map(f32);
+]);
 
 const bits = new Float32Array(1);
 const word = new Uint32Array(bits.buffer);
