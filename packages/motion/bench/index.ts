@@ -2,7 +2,7 @@ import { Bench } from "tinybench";
 import { FeatureCollector, type FeatureExtractor, type PicturePair, type Picture } from "@vq/core";
 import { goldenPairs } from "@vq/core/golden";
 import { firstFrames } from "../../../tools/bench-tasks.ts";
-import { createFloatMotionCpu, createMotionCpu, motionKernelsModule, motionOptions, MotionWasm } from "../src/index.ts";
+import { createFloatMotionCpu, createFloatMotionWasm, createMotionCpu, floatMotionKernelsModule, motionKernelsModule, motionOptions, MotionWasm } from "../src/index.ts";
 import { blurColumns, motionSad } from "../src/motion-sad.ts";
 
 /** The reference frames of a golden pair, kept (not released) so the bench reads no file. */
@@ -40,7 +40,8 @@ function extractorTask(frames: Picture[], create: () => FeatureExtractor<Picture
 }
 
 const module = motionKernelsModule();
-if (!module) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
+const floatModule = floatMotionKernelsModule();
+if (!module || !floatModule) throw new Error("no WebAssembly SIMD here (or VQ_CPU_KERNELS=ts)");
 const wasm = () => new MotionWasm(motionOptions.resolve(), module);
 
 const bench = new Bench({ name: "@vq/motion (CPU)", time: 2000, warmupTime: 500 });
@@ -51,13 +52,14 @@ bench
   .add("blurColumns + motionSad 960x540 10-bit, one frame", frameTask(deep))
   .add(`MotionCpu 960x540 10-bit, ${deep.length} frames + flush`, extractorTask(deep, () => createMotionCpu()))
   .add(`MotionWasm (WebAssembly SIMD) 960x540 10-bit, ${deep.length} frames + flush`, extractorTask(deep, wasm))
-  .add(`FloatMotionCpu 1920x1080 8-bit, ${hd.length} frames + flush`, extractorTask(hd, () => createFloatMotionCpu()));
+  .add(`FloatMotionCpu 1920x1080 8-bit, ${hd.length} frames + flush`, extractorTask(hd, () => createFloatMotionCpu()))
+  .add(`FloatMotionWasm (WebAssembly SIMD) 1920x1080 8-bit, ${hd.length} frames + flush`, extractorTask(hd, () => createFloatMotionWasm(floatModule)));
 await bench.run();
 console.log(bench.name);
 console.table(bench.table());
 
 // The machine may be shared: the median and the best run say more than the mean.
-const frameCounts = [1, hd.length, hd.length, 1, deep.length, deep.length, hd.length];
+const frameCounts = [1, hd.length, hd.length, 1, deep.length, deep.length, hd.length, hd.length];
 bench.tasks.forEach((task, i) => {
   const r = task.result;
   if (r?.state !== "completed") return;

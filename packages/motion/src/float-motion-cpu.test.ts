@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { FeatureCollector, isVqError, Picture, type PictureFormat } from "@vq/core";
 import { seededRandom } from "@vq/core/testing";
 import { floatMotionDefinition, floatMotionFeatureNames, floatMotionOptions, type FloatMotionOptions } from "./float-definition.ts";
-import { FloatMotionCpu } from "./float-motion-cpu.ts";
+import { FloatMotionCpu, FloatMotionExtractor } from "./float-motion-cpu.ts";
 import { floatMotionFeature } from "./index.ts";
 
 const format: PictureFormat = { width: 40, height: 24, bitDepth: 8, pixelFormat: "444" };
@@ -177,6 +177,6 @@ describe("float_motion definition", () => {
   test("suffixes follow libvmaf's option order and aliases", () => {
     const n = floatMotionFeatureNames(floatMotionOptions.parseStrings({ motion_max_val: "18", motion_add_scale1: "true", motion_filter_size: "3", debug: "false" }));
     expect(n.motion3).toBe("motion3_mdc_mfs_3_mmxv_18");
-    expect(floatMotionFeature.cpu(floatMotionOptions.resolve())).toBeInstanceOf(FloatMotionCpu);
+    expect(floatMotionFeature.cpu(floatMotionOptions.resolve())).toBeInstanceOf(FloatMotionExtractor);
   });
 });

@@ -4,8 +4,22 @@ import { blurFloat, copyToFloat, floatMotionFilter } from "./float-blur.ts";
 import { clipMotion, motionBlend } from "./motion-blend.ts";
 import { floatSad, floatSadWithScale1, halfSize } from "./float-sad.ts";
 
+/**
+ * One plane's float_motion work per frame, on the TypeScript reference (FloatMotionCpu) or
+ * the WebAssembly SIMD kernels (FloatMotionWasm): the same floats either way.
+ */
+export interface FloatMotionPlane {
+  /** Converts and blurs `plane` as the current frame; the former current one becomes the previous. */
+  push(plane: Plane, bitDepth: number): void;
+  /** compute_motion between the previous and the current blurred frame, as a double. */
+  motion(scale1: boolean): number;
+}
+
+/** A run's planes, one per size (luma, then chroma with motion_add_uv), and what frees them. */
+export type FloatMotionPlanes = (sizes: readonly { width: number; height: number }[], scale1: boolean, filter: Float32Array) => { planes: FloatMotionPlane[]; release?(): void };
+
 /** One plane's float buffers: the converted picture, the blur's scratch, and the blurred current and previous frames. */
-class BlurredPlane {
+export class BlurredPlane implements FloatMotionPlane {
   readonly samples: Float32Array;
   readonly tmp: Float32Array;
   blurred: Float32Array;
@@ -13,7 +27,12 @@ class BlurredPlane {
   readonly scaledA: Float32Array;
   readonly scaledB: Float32Array;
 
-  constructor(readonly width: number, readonly height: number, scale1: boolean) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    scale1: boolean,
+    private readonly filter: Float32Array,
+  ) {
     const n = width * height;
     this.samples = new Float32Array(n);
     this.tmp = new Float32Array(n);
@@ -24,14 +43,12 @@ class BlurredPlane {
     this.scaledB = new Float32Array(half);
   }
 
-  /** Converts and blurs `plane` into `blurred`; the former `blurred` becomes `previous`. */
-  push(plane: Plane, bitDepth: number, filter: Float32Array): void {
+  push(plane: Plane, bitDepth: number): void {
     [this.previous, this.blurred] = [this.blurred, this.previous];
     copyToFloat(plane, bitDepth, this.samples);
-    blurFloat(this.samples, this.blurred, this.tmp, this.width, this.height, filter);
+    blurFloat(this.samples, this.blurred, this.tmp, this.width, this.height, this.filter);
   }
 
-  /** compute_motion between the previous and the current blurred frame, as a double. */
   motion(scale1: boolean): number {
     return scale1
       ? floatSadWithScale1(this.previous, this.blurred, this.width, this.height, this.scaledA, this.scaledB)
@@ -39,16 +56,20 @@ class BlurredPlane {
   }
 }
 
+/** The TypeScript reference's planes. */
+const referencePlanes: FloatMotionPlanes = (sizes, scale1, filter) => ({ planes: sizes.map(({ width, height }) => new BlurredPlane(width, height, scale1, filter)) });
+
 /**
- * libvmaf's `float_motion` on the CPU: the reference planes blurred in float, the mean
- * absolute difference with the previous frame's. A frame's motion2 is the smaller of its
- * own score and the next frame's, so frame i-1's motion2/motion3 are written at frame i
- * and the last frame's at flush.
+ * libvmaf's `float_motion` on the CPU over a kind of planes: the reference planes blurred in
+ * float, the mean absolute difference with the previous frame's. A frame's motion2 is the
+ * smaller of its own score and the next frame's, so frame i-1's motion2/motion3 are written
+ * at frame i and the last frame's at flush.
  */
-export class FloatMotionCpu implements FeatureExtractor<PicturePair> {
+export class FloatMotionExtractor implements FeatureExtractor<PicturePair> {
   readonly definition = floatMotionDefinition;
   readonly names: FloatMotionFeatureNames;
-  private planes: BlurredPlane[] = [];
+  private planes: FloatMotionPlane[] = [];
+  private releasePlanes?: () => void;
   private readonly filter: Float32Array;
   private bitDepth = 8;
   private frames = 0;
@@ -56,7 +77,10 @@ export class FloatMotionCpu implements FeatureExtractor<PicturePair> {
   /** The score of the previous frame pair: libvmaf recomputes it (same SAD, operands swapped, so the same float). */
   private previousScore = 0;
 
-  constructor(readonly options: FloatMotionOptions) {
+  constructor(
+    readonly options: FloatMotionOptions,
+    private readonly makePlanes: FloatMotionPlanes,
+  ) {
     this.names = floatMotionFeatureNames(options);
     this.filter = floatMotionFilter(options.motion_filter_size);
   }
@@ -68,12 +92,12 @@ export class FloatMotionCpu implements FeatureExtractor<PicturePair> {
     this.lastIndex = 0;
     this.previousScore = 0;
     if (this.options.motion_force_zero) return;
-    const scale1 = this.options.motion_add_scale1;
-    this.planes = [new BlurredPlane(format.width, format.height, scale1)];
-    if (this.options.motion_add_uv) {
-      const c = chromaSize(format);
-      this.planes.push(new BlurredPlane(c.width, c.height, scale1), new BlurredPlane(c.width, c.height, scale1));
-    }
+    const sizes = [{ width: format.width, height: format.height }];
+    if (this.options.motion_add_uv) sizes.push(chromaSize(format), chromaSize(format));
+    this.releasePlanes?.();
+    const made = this.makePlanes(sizes, this.options.motion_add_scale1, this.filter);
+    this.planes = made.planes;
+    this.releasePlanes = made.release;
   }
 
   extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
@@ -87,7 +111,7 @@ export class FloatMotionCpu implements FeatureExtractor<PicturePair> {
       return;
     }
     this.lastIndex = index;
-    this.planes.forEach((p, i) => p.push(frame.ref.planes[i]!, this.bitDepth, this.filter));
+    this.planes.forEach((p, i) => p.push(frame.ref.planes[i]!, this.bitDepth));
 
     if (index === 0) {
       collector.append(names.motion2, index, 0);
@@ -129,7 +153,16 @@ export class FloatMotionCpu implements FeatureExtractor<PicturePair> {
   }
 
   close(): void {
+    this.releasePlanes?.();
+    this.releasePlanes = undefined;
     this.planes = [];
+  }
+}
+
+/** libvmaf's `float_motion` on the CPU, float arithmetic emulated step by step (the specification the kernels are held to). */
+export class FloatMotionCpu extends FloatMotionExtractor {
+  constructor(options: FloatMotionOptions) {
+    super(options, referencePlanes);
   }
 }
 

@@ -6,6 +6,7 @@ import { MotionGpu } from "./motion-gpu.ts";
 import { MotionWasm, motionKernelsModule } from "./motion-wasm.ts";
 import { floatMotionDefinition } from "./float-definition.ts";
 import { FloatMotionCpu } from "./float-motion-cpu.ts";
+import { floatMotionKernelsModule, FloatMotionWasm } from "./float-motion-wasm.ts";
 
 export { motionDefinition, motionOptions, motionFeatureNames, motionFrameDistance, MOTION_FEATURES } from "./definition.ts";
 export type { MotionOptions, MotionFeatureNames } from "./definition.ts";
@@ -30,9 +31,17 @@ export const motionFeature: GpuFeatureEntry<typeof motionDefinition.options.defs
 export { floatMotionDefinition, floatMotionOptions, floatMotionFeatureNames, FLOAT_MOTION_FEATURES } from "./float-definition.ts";
 export type { FloatMotionOptions, FloatMotionFeatureNames } from "./float-definition.ts";
 export { FloatMotionCpu, createFloatMotionCpu } from "./float-motion-cpu.ts";
+export { FloatMotionWasm, createFloatMotionWasm, floatMotionKernelsModule } from "./float-motion-wasm.ts";
 
-/** libvmaf's float_motion (the float twin of motion: motion, motion2, motion3). */
+/**
+ * libvmaf's float_motion (the float twin of motion: motion, motion2, motion3): on the
+ * WebAssembly SIMD kernels where they run, else the TypeScript reference (ADR 0040;
+ * VQ_CPU_KERNELS forces either).
+ */
 export const floatMotionFeature: FeatureEntry<typeof floatMotionDefinition.options.defs> = {
   definition: floatMotionDefinition,
-  cpu: (options) => new FloatMotionCpu(options),
+  cpu: (options) => {
+    const module = floatMotionKernelsModule();
+    return module ? new FloatMotionWasm(options, module) : new FloatMotionCpu(options);
+  },
 };

@@ -3,6 +3,7 @@ import { motionDefinition, motionFeatureNames, motionFrameDistance, type MotionF
 import { sadScore } from "./motion-cpu.ts";
 import { DEEP_COLUMN_BASE, motionSad, NARROW_SAMPLE_LIMIT } from "./motion-sad.ts";
 import { Motion2And3Writer } from "./motion-temporal.ts";
+import { giveBackInstance, takeInstance } from "./spare-instances.ts";
 import { MOTION_KERNELS_WASM } from "./wasm/motion-kernels.wasm.ts";
 
 /** The kernels' exports (assembly/motion-kernels.ts); pointers are byte addresses in `memory`. */
@@ -17,27 +18,6 @@ interface MotionKernels {
 /** The compiled kernels for this thread, or undefined where the TypeScript reference runs (core's kernelsModule). */
 export function motionKernelsModule(): WebAssembly.Module | undefined {
   return kernelsModule("motion", MOTION_KERNELS_WASM);
-}
-
-
-/**
- * Module instances given back by closed extractors, per module, at most SPARE_INSTANCES:
- * a threaded run starts motion afresh for every span (ADR 0041), and a new instance's
- * memory (~20 MB at 1080p, zeroed by the system) cost about as much as a frame's motion.
- * init lays out and overwrites what it uses, so a reused instance scores as a new one.
- */
-const spareInstances = new WeakMap<WebAssembly.Module, MotionKernels[]>();
-const SPARE_INSTANCES = 2;
-
-/** An instance of the kernels: a spare one, or a new one. */
-function takeInstance(module: WebAssembly.Module): MotionKernels {
-  return spareInstances.get(module)?.pop() ?? (new WebAssembly.Instance(module).exports as unknown as MotionKernels);
-}
-
-function giveBackInstance(module: WebAssembly.Module, kernels: MotionKernels): void {
-  let spare = spareInstances.get(module);
-  if (!spare) spareInstances.set(module, (spare = []));
-  if (spare.length < SPARE_INSTANCES) spare.push(kernels);
 }
 
 interface Columns {
@@ -78,7 +58,7 @@ export class MotionWasm implements FeatureExtractor<PicturePair> {
     this.bitDepth = format.bitDepth;
     if (this.options.motion_force_zero) return; // every score is 0: nothing to keep
     if (this.state) giveBackInstance(this.module, this.state.kernels);
-    const kernels = takeInstance(this.module);
+    const kernels = takeInstance<MotionKernels>(this.module);
     const { width, height } = format;
     const layout = new KernelMemoryLayout(kernels.heapBase());
     const luma = layout.take((width * height + 16) * 2);
