@@ -24,6 +24,7 @@ export const KERNELS: readonly WasmKernels[] = [
   { source: "packages/motion/assembly/motion-kernels.ts", module: "packages/motion/src/wasm/motion-kernels.wasm.ts", constant: "MOTION_KERNELS_WASM" },
   { source: "packages/motion/assembly/float-motion-kernels.ts", module: "packages/motion/src/wasm/float-motion-kernels.wasm.ts", constant: "FLOAT_MOTION_KERNELS_WASM" },
   { source: "packages/adm/assembly/adm-kernels.ts", module: "packages/adm/src/cpu/wasm/adm-kernels.wasm.ts", constant: "ADM_KERNELS_WASM" },
+  { source: "packages/adm/assembly/float-adm-kernels.ts", module: "packages/adm/src/float/wasm/float-adm-kernels.wasm.ts", constant: "FLOAT_ADM_KERNELS_WASM" },
   { source: "packages/ssim/assembly/ssim-kernels.ts", module: "packages/ssim/src/cpu/wasm/ssim-kernels.wasm.ts", constant: "SSIM_KERNELS_WASM" },
   { source: "packages/cambi/assembly/cambi-kernels.ts", module: "packages/cambi/src/cpu/wasm/cambi-kernels.wasm.ts", constant: "CAMBI_KERNELS_WASM" },
   { source: "packages/speed/assembly/speed-kernels.ts", module: "packages/speed/src/cpu/wasm/speed-kernels.wasm.ts", constant: "SPEED_KERNELS_WASM" },

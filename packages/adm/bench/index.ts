@@ -11,8 +11,9 @@ import { goldenPath } from "@vq/core/golden";
 import { GpuFrameRunner, type GpuStage } from "@vq/gpu-core";
 import { gpuForTests } from "@vq/gpu-core/testing";
 import { Bench } from "tinybench";
-import { AdmCpu, AdmGpu, admOptions, AdmWasm, FloatAdmCpu, floatAdmOptions } from "../src/index.ts";
+import { AdmCpu, AdmGpu, admOptions, AdmWasm, FloatAdmCpu, floatAdmOptions, FloatAdmWasm } from "../src/index.ts";
 import { ADM_KERNELS_WASM } from "../src/cpu/wasm/adm-kernels.wasm.ts";
+import { FLOAT_ADM_KERNELS_WASM } from "../src/float/wasm/float-adm-kernels.wasm.ts";
 
 async function firstFrame(path: string): Promise<Picture> {
   const reader = await Y4mReader.open(goldenPath(path));
@@ -44,6 +45,9 @@ if (!process.env.ADM_BENCH_GPU_ONLY) {
   v1Wasm.init(ref.format);
   const floatAdm = new FloatAdmCpu(floatAdmOptions.resolve({}));
   floatAdm.init(ref.format);
+  const floatModule = kernelsModule("float_adm", FLOAT_ADM_KERNELS_WASM)!;
+  const floatAdmWasm = new FloatAdmWasm(floatAdmOptions.resolve({}), floatModule);
+  floatAdmWasm.init(ref.format);
   let index = 0;
   bench.add("integer adm cpu (default options)", () => {
     defaults.extract({ ref, dist }, index++, new FeatureCollector());
@@ -59,6 +63,9 @@ if (!process.env.ADM_BENCH_GPU_ONLY) {
   });
   bench.add("float_adm cpu (default options)", () => {
     floatAdm.extract({ ref, dist }, index++, new FeatureCollector());
+  });
+  bench.add("float_adm cpu, WebAssembly SIMD (default options)", () => {
+    floatAdmWasm.extract({ ref, dist }, index++, new FeatureCollector());
   });
 }
 

@@ -1,4 +1,5 @@
-// tinybench: psnr_hvs at 1080p. CPU: one frame pair per iteration. GPU: batches of 8
+// tinybench: psnr_hvs at 1080p. CPU: one frame pair per iteration, the TypeScript reference
+// and the WebAssembly SIMD kernels (where they run). GPU: batches of 8
 // pipelined frames (upload, both kernels, one readback per frame). Then, on GPUs with
 // timestamps, the mean GPU time of each kernel and how many blocks the float sum had to
 // walk term by term.
@@ -10,6 +11,7 @@ import { cpuFrameTask, firstFrames, GOLDEN_1080P, gpuBatchTask, printFrameRates 
 import { psnrHvsOptions } from "../src/definition.ts";
 import { PsnrHvsCpu } from "../src/psnr-hvs-cpu.ts";
 import { PsnrHvsGpu } from "../src/psnr-hvs-gpu.ts";
+import { psnrHvsKernelsModule, PsnrHvsWasm } from "../src/psnr-hvs-wasm.ts";
 import { psnrHvsGpuLayout } from "../src/psnr-hvs-gpu-layout.ts";
 
 const FRAMES = 5;
@@ -21,6 +23,8 @@ const bench = new Bench({ time: Number(process.env.BENCH_TIME_MS ?? 4000), warmu
 const BATCH = 8;
 
 bench.add("psnr_hvs cpu 1080p (1 frame)", cpuFrameTask(new PsnrHvsCpu(psnrHvsOptions.defaults), () => pairAt(0)));
+const kernels = psnrHvsKernelsModule();
+if (kernels) bench.add("psnr_hvs cpu, WebAssembly SIMD, 1080p (1 frame)", cpuFrameTask(new PsnrHvsWasm(psnrHvsOptions.defaults, kernels), () => pairAt(0)));
 
 const gpu = process.env.BENCH_CPU_ONLY ? null : await gpuForTests();
 if (gpu) {

@@ -51,3 +51,6 @@ export const PLANE_CSF = [CSF_Y, CSF_CB, CSF_CR] as const;
 export function maskingWeights(csf: Float32Array): Float32Array {
   return csf.map((c) => (c * 0.3885746225901003) * (c * 0.3885746225901003));
 }
+
+/** Each plane's masking weights (maskingWeights of its CSF), shared by the TypeScript code and the kernels. */
+export const PLANE_MASKS = PLANE_CSF.map(maskingWeights);

@@ -1,10 +1,8 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
-import { PLANE_CSF, maskingWeights } from "./csf.ts";
+import { PLANE_CSF, PLANE_MASKS as MASKS } from "./csf.ts";
 import { libvmafPlaneSizes, psnrHvsDefinition, psnrHvsOptions, type PsnrHvsOptions } from "./definition.ts";
 import { BlockScratch, planeError } from "./plane-error.ts";
 import { largestSample, writePsnrHvs } from "./psnr-hvs-score.ts";
-
-const MASKS = PLANE_CSF.map(maskingWeights);
 
 /** libvmaf's psnr_hvs on the CPU: each plane's block errors in float, exactly in libvmaf's order. */
 export class PsnrHvsCpu implements FeatureExtractor<PicturePair> {

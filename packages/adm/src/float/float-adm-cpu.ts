@@ -1,5 +1,5 @@
 import type { FeatureCollector, FeatureExtractor, PictureFormat, PicturePair } from "@vq/core";
-import { FloatAdmPipeline, type FloatAdmSettings } from "./float-adm-pipeline.ts";
+import { FloatAdmPipeline, type FloatAdmScores, type FloatAdmSettings } from "./float-adm-pipeline.ts";
 import {
   FLOAT_ADM_DEBUG_FEATURES,
   FLOAT_ADM_FEATURES,
@@ -27,6 +27,20 @@ export function floatAdmSettings(o: FloatAdmOptions): FloatAdmSettings {
   };
 }
 
+/** float_adm's extract scores from a frame's sums: adm2, aim, adm3 and the scales, and the debug outputs. */
+export function writeFloatAdmScores(collector: FeatureCollector, index: number, o: FloatAdmOptions, names: readonly string[], debugNames: readonly string[], r: FloatAdmScores): void {
+  collector.append(names[0]!, index, r.score);
+  collector.append(names[1]!, index, r.aim);
+  const adm3 = o.adm_adm3_apply_hm ? (2 * r.score * r.aim) / (r.score + r.aim) : r.score * o.adm_dlm_weight + (1 - r.aim) * (1 - o.adm_dlm_weight);
+  collector.append(names[2]!, index, adm3 > o.adm_min_val ? adm3 : o.adm_min_val);
+  for (let s = 0; s < 4; s++) collector.append(names[3 + s]!, index, r.scales[2 * s]! / r.scales[2 * s + 1]!);
+  if (!o.debug) return;
+  collector.append(debugNames[0]!, index, r.score);
+  collector.append(debugNames[1]!, index, r.num);
+  collector.append(debugNames[2]!, index, r.den);
+  for (let i = 0; i < 8; i++) collector.append(debugNames[3 + i]!, index, r.scales[i]!);
+}
+
 /** libvmaf's float_adm on the CPU (float arithmetic emulated with Math.fround). */
 export class FloatAdmCpu implements FeatureExtractor<PicturePair> {
   readonly definition = floatAdmDefinition;
@@ -47,19 +61,7 @@ export class FloatAdmCpu implements FeatureExtractor<PicturePair> {
   extract(frame: PicturePair, index: number, collector: FeatureCollector): void {
     if (!this.pipeline) throw new Error("float_adm: extract before init");
     const r = this.pipeline.compute(frame.ref.planes[0]!, frame.dist.planes[0]!);
-    const o = this.options;
-    const n = this.names;
-    collector.append(n[0]!, index, r.score);
-    collector.append(n[1]!, index, r.aim);
-    const adm3 = o.adm_adm3_apply_hm ? (2 * r.score * r.aim) / (r.score + r.aim) : r.score * o.adm_dlm_weight + (1 - r.aim) * (1 - o.adm_dlm_weight);
-    collector.append(n[2]!, index, adm3 > o.adm_min_val ? adm3 : o.adm_min_val);
-    for (let s = 0; s < 4; s++) collector.append(n[3 + s]!, index, r.scales[2 * s]! / r.scales[2 * s + 1]!);
-    if (!o.debug) return;
-    const d = this.debugNames;
-    collector.append(d[0]!, index, r.score);
-    collector.append(d[1]!, index, r.num);
-    collector.append(d[2]!, index, r.den);
-    for (let i = 0; i < 8; i++) collector.append(d[3 + i]!, index, r.scales[i]!);
+    writeFloatAdmScores(collector, index, this.options, this.names, this.debugNames, r);
   }
 
   flush(): void {}

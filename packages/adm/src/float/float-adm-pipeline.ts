@@ -124,19 +124,26 @@ export class FloatAdmPipeline {
       disSrc = this.dis.a;
       srcStride = stride;
     }
-    const limit = (1e-10 * (this.width * this.height)) / (1920.0 * 1080.0);
-    if (num < limit) num = 0;
-    if (den < limit) den = 0;
-    const r = this.result;
-    if (den === 0) {
-      r.score = 1.0;
-      r.aim = 0; // uninitialised in libvmaf
-    } else {
-      r.aim = Math.min(aimNum / aimDen, 1.0);
-      r.score = num / den;
-    }
-    r.num = num;
-    r.den = den;
-    return r;
+    return floatAdmTotals(this.result, num, den, aimNum, aimDen, this.width * this.height);
   }
+}
+
+/**
+ * The frame's score, AIM and totals into `r` from the sums over the scales: totals below
+ * libvmaf's area-scaled 1e-10 count as 0, and a zero denominator scores 1.
+ */
+export function floatAdmTotals(r: FloatAdmScores, num: number, den: number, aimNum: number, aimDen: number, area: number): FloatAdmScores {
+  const limit = (1e-10 * area) / (1920.0 * 1080.0);
+  if (num < limit) num = 0;
+  if (den < limit) den = 0;
+  if (den === 0) {
+    r.score = 1.0;
+    r.aim = 0; // uninitialised in libvmaf
+  } else {
+    r.aim = Math.min(aimNum / aimDen, 1.0);
+    r.score = num / den;
+  }
+  r.num = num;
+  r.den = den;
+  return r;
 }
