@@ -58,6 +58,16 @@ function demote4(lo: v128, hi: v128): v128 {
 
 /** f(f(f(f(k0·s0) + f(k1·s1)) + f(k2·s2)) + f(k3·s3)): one db2 filter, float-dwt2.ts's taps4. */
 // @ts-ignore: decorator
+/** `sum` plus lanes 0 .. lanes-1 of `v`, one float addition at a time in lane order (a row's sum, column by column). */
+@inline
+function addLanes(sum: f32, v: v128, lanes: i32): f32 {
+  sum += f32x4.extract_lane(v, 0);
+  if (lanes > 1) sum += f32x4.extract_lane(v, 1);
+  if (lanes > 2) sum += f32x4.extract_lane(v, 2);
+  if (lanes > 3) sum += f32x4.extract_lane(v, 3);
+  return sum;
+}
+
 @inline
 function taps4(k0: v128, k1: v128, k2: v128, k3: v128, s0: v128, s1: v128, s2: v128, s3: v128): v128 {
   return f32x4.add(f32x4.add(f32x4.add(f32x4.mul(k0, s0), f32x4.mul(k1, s1)), f32x4.mul(k2, s2)), f32x4.mul(k3, s3));
@@ -369,24 +379,9 @@ export function denominatorSums(ref: usize, bandBytes: usize, stride: i32, left:
       const v = cube(f32x4.abs(f32x4.mul(wHv, v128.load(x + bandBytes))));
       const d = cube(f32x4.abs(f32x4.mul(wD, v128.load(x + 2 * bandBytes))));
       const lanes = right - j;
-      innerH += f32x4.extract_lane(h, 0);
-      innerV += f32x4.extract_lane(v, 0);
-      innerD += f32x4.extract_lane(d, 0);
-      if (lanes > 1) {
-        innerH += f32x4.extract_lane(h, 1);
-        innerV += f32x4.extract_lane(v, 1);
-        innerD += f32x4.extract_lane(d, 1);
-      }
-      if (lanes > 2) {
-        innerH += f32x4.extract_lane(h, 2);
-        innerV += f32x4.extract_lane(v, 2);
-        innerD += f32x4.extract_lane(d, 2);
-      }
-      if (lanes > 3) {
-        innerH += f32x4.extract_lane(h, 3);
-        innerV += f32x4.extract_lane(v, 3);
-        innerD += f32x4.extract_lane(d, 3);
-      }
+      innerH = addLanes(innerH, h, lanes);
+      innerV = addLanes(innerV, v, lanes);
+      innerD = addLanes(innerD, d, lanes);
     }
     accH += innerH;
     accV += innerV;
@@ -448,24 +443,9 @@ export function maskingSums(
       xv = cube(f32x4.pmax(xv, zero));
       xd = cube(f32x4.pmax(xd, zero));
       const lanes = colEnd - j;
-      innerH += f32x4.extract_lane(xh, 0);
-      innerV += f32x4.extract_lane(xv, 0);
-      innerD += f32x4.extract_lane(xd, 0);
-      if (lanes > 1) {
-        innerH += f32x4.extract_lane(xh, 1);
-        innerV += f32x4.extract_lane(xv, 1);
-        innerD += f32x4.extract_lane(xd, 1);
-      }
-      if (lanes > 2) {
-        innerH += f32x4.extract_lane(xh, 2);
-        innerV += f32x4.extract_lane(xv, 2);
-        innerD += f32x4.extract_lane(xd, 2);
-      }
-      if (lanes > 3) {
-        innerH += f32x4.extract_lane(xh, 3);
-        innerV += f32x4.extract_lane(xv, 3);
-        innerD += f32x4.extract_lane(xd, 3);
-      }
+      innerH = addLanes(innerH, xh, lanes);
+      innerV = addLanes(innerV, xv, lanes);
+      innerD = addLanes(innerD, xd, lanes);
     }
     accH += innerH;
     accV += innerV;

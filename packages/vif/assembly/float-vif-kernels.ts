@@ -112,6 +112,16 @@ function onePlusQuotient(a: v128, nsq: v128): v128 {
   return demote4(f64x2.add(one, f64x2.div(f64x2.promote_low_f32x4(a), nsq)), f64x2.add(one, f64x2.div(f64x2.promote_low_f32x4(highHalf(a)), nsq)));
 }
 
+/** `sum` plus lanes 0 .. lanes-1 of `v`, one float addition at a time in lane order (a row's sum, column by column). */
+@inline
+function addLanes(sum: f32, v: v128, lanes: i32): f32 {
+  sum += f32x4.extract_lane(v, 0);
+  if (lanes > 1) sum += f32x4.extract_lane(v, 1);
+  if (lanes > 2) sum += f32x4.extract_lane(v, 2);
+  if (lanes > 3) sum += f32x4.extract_lane(v, 3);
+  return sum;
+}
+
 // the step's terms, for the row's column-by-column sums
 let stepNum: v128 = f32x4.splat(0);
 let stepDen: v128 = f32x4.splat(0);
@@ -225,23 +235,9 @@ export function statisticScale(
     for (let j = 0; j < width; j += 4) {
       const at = sigmas + (<usize>j << 2);
       terms(v128.load(at), v128.load(at + rowStep), v128.load(at + 2 * rowStep), eps, nsq, gainLimit, sigmaMaxInv, poly);
-      const n = stepNum;
-      const d = stepDen;
-      const lanes = min(4, width - j);
-      rowNum += f32x4.extract_lane(n, 0);
-      rowDen += f32x4.extract_lane(d, 0);
-      if (lanes > 1) {
-        rowNum += f32x4.extract_lane(n, 1);
-        rowDen += f32x4.extract_lane(d, 1);
-      }
-      if (lanes > 2) {
-        rowNum += f32x4.extract_lane(n, 2);
-        rowDen += f32x4.extract_lane(d, 2);
-      }
-      if (lanes > 3) {
-        rowNum += f32x4.extract_lane(n, 3);
-        rowDen += f32x4.extract_lane(d, 3);
-      }
+      const lanes = width - j;
+      rowNum = addLanes(rowNum, stepNum, lanes);
+      rowDen = addLanes(rowDen, stepDen, lanes);
     }
     num += rowNum;
     den += rowDen;
