@@ -108,12 +108,13 @@ export function lumaPicture(format: PictureFormat, fill: (x: number, y: number) 
   return p;
 }
 
-/** The same picture with its luma rows `stride` samples apart (a decoder's padded rows); 8-bit. */
+/** The same picture's luma with its rows `stride` samples apart (a decoder's padded rows), at any depth; chroma is not kept. */
 export function stridedLuma(p: Picture, stride: number): Picture {
   const plane = p.planes[0]!;
-  const data = new Uint8Array(plane.height * stride + 64);
-  for (let y = 0; y < plane.height; y++) data.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * stride);
-  return new Picture(p.format, data, [{ width: plane.width, height: plane.height, offset: 0, stride }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
+  const bytes = new Uint8Array((plane.height * stride + 64) * (p.bitDepth > 8 ? 2 : 1));
+  const samples = p.bitDepth > 8 ? new Uint16Array(bytes.buffer) : bytes;
+  for (let y = 0; y < plane.height; y++) samples.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * stride);
+  return new Picture(p.format, bytes, [{ width: plane.width, height: plane.height, offset: 0, stride }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
 }
 
 /**

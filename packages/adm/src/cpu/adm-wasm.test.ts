@@ -3,6 +3,7 @@ import { cpuKernels, setCpuKernels, type PictureFormat, type PicturePair } from 
 import { extractedScores, lumaPicture, seededRandom, stridedLuma } from "@vq/core/testing";
 import { admOptions, type AdmOptions } from "../definition.ts";
 import { admFeature } from "../index.ts";
+import { extremePairs, naturalPairs } from "../kernel-test-pictures.ts";
 import { exactness } from "../numerics/exactness.ts";
 import { AdmCpu } from "./adm-cpu.ts";
 import { SIMD_PROFILES, type SimdProfile } from "./adm-pipeline.ts";
@@ -18,47 +19,12 @@ import { ADM_KERNELS_WASM } from "./wasm/adm-kernels.wasm.ts";
  */
 const module = new WebAssembly.Module(Buffer.from(ADM_KERNELS_WASM, "base64"));
 
-
-
 function expectSame(options: Partial<AdmOptions>, pairs: PicturePair[], simd: SimdProfile = SIMD_PROFILES.avx512): void {
   const o = admOptions.resolve({ debug: true, ...options });
   const wasm = extractedScores(new AdmWasm(o, module, simd), pairs);
   const reference = extractedScores(new AdmCpu(o, simd), pairs);
   expect(Object.keys(wasm).length).toBe(18);
   expect(wasm).toEqual(reference);
-}
-
-/** Structure and noise, a distorted twin, and noise alone: three frames (the DWT's stale tmp bytes carry over). */
-function naturalPairs(format: PictureFormat, seed: number): PicturePair[] {
-  const max = 2 ** format.bitDepth - 1;
-  const random = seededRandom(seed);
-  const ref = lumaPicture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
-  const dist = lumaPicture(format, (x, y) => max * (0.5 + 0.35 * Math.sin(x / 3 + 0.1) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
-  const noise = lumaPicture(format, () => random() * max);
-  return [
-    { ref, dist },
-    { ref: noise, dist: ref },
-    { ref: dist, dist: noise },
-  ];
-}
-
-/** Hard edges between 0 and full scale, and noise: the largest coefficients adm can see. */
-function extremePairs(format: PictureFormat, seed: number): PicturePair[] {
-  const peak = 2 ** format.bitDepth - 1;
-  const random = seededRandom(seed);
-  const checker = lumaPicture(format, (x, y) => (((x >> 1) + (y >> 1)) % 2 ? peak : 0));
-  const salt = lumaPicture(format, () => (random() < 0.5 ? peak : 0));
-  const blocks = lumaPicture(format, (x, y) => (((x >> 2) + (y >> 3)) % 2 ? peak : Math.floor(random() * peak)));
-  const stripes = lumaPicture(format, (x) => (x & 1 ? peak : 0));
-  const flat = lumaPicture(format, () => peak);
-  return [
-    { ref: checker, dist: salt },
-    { ref: checker, dist: blocks },
-    { ref: salt, dist: checker },
-    { ref: stripes, dist: flat },
-    { ref: flat, dist: stripes },
-    { ref: checker, dist: checker },
-  ];
 }
 
 const sizes: [string, number, number, number][] = [

@@ -45,6 +45,7 @@ export class FloatAdmPipeline {
   private readonly stride: number;
   private readonly weights: [number, number, number][] = [];
   readonly result: FloatAdmScores = { score: 0, aim: 0, num: 0, den: 0, scales: new Float64Array(8) };
+  private readonly totals: FloatAdmTotals;
 
   constructor(
     readonly width: number,
@@ -68,6 +69,7 @@ export class FloatAdmPipeline {
     this.additive = { h: band(), v: band(), d: band() };
     this.csf = { h: band(), v: band(), d: band() };
     this.flt = { h: band(), v: band(), d: band() };
+    this.totals = new FloatAdmTotals(this.result, settings.skipAimScale);
     for (let scale = 0; scale < 4; scale++) {
       const [hv, diag] = floatCsfFactors(scale, settings);
       this.weights.push([hv, hv, diag]);
@@ -84,11 +86,8 @@ export class FloatAdmPipeline {
     let srcStride = this.width;
     let w = this.width;
     let h = this.height;
-    let num = 0;
-    let den = 0;
-    let aimNum = 0;
-    let aimDen = 0;
-    const scales = this.result.scales;
+    const totals = this.totals;
+    totals.start();
     for (let scale = 0; scale < 4; scale++) {
       let numScale = 0;
       let denScale = 0;
@@ -112,38 +111,60 @@ export class FloatAdmPipeline {
         floatCsf(this.restored, this.csf, this.flt, weights, w, h, stride);
         aimScale = floatContrastMasking(this.additive, this.csf, this.flt, weights, { ...layout, noiseWeight: 0 });
       }
-      num += numScale;
-      den += denScale;
-      if (s.skipAimScale !== scale) {
-        aimDen += denScale;
-        aimNum += aimScale;
-      }
-      scales[2 * scale] = numScale;
-      scales[2 * scale + 1] = denScale;
+      totals.add(scale, numScale, denScale, aimScale);
       refSrc = this.ref.a;
       disSrc = this.dis.a;
       srcStride = stride;
     }
-    return floatAdmTotals(this.result, num, den, aimNum, aimDen, this.width * this.height);
+    return totals.finish(this.width * this.height);
   }
 }
 
 /**
- * The frame's score, AIM and totals into `r` from the sums over the scales: totals below
- * libvmaf's area-scaled 1e-10 count as 0, and a zero denominator scores 1.
+ * A frame's sums over the scales as compute_adm adds them (num and den of every scale, the
+ * AIM's of all but the scale it skips), then its score and AIM: totals below libvmaf's
+ * area-scaled 1e-10 count as 0, and a zero denominator scores 1.
  */
-export function floatAdmTotals(r: FloatAdmScores, num: number, den: number, aimNum: number, aimDen: number, area: number): FloatAdmScores {
-  const limit = (1e-10 * area) / (1920.0 * 1080.0);
-  if (num < limit) num = 0;
-  if (den < limit) den = 0;
-  if (den === 0) {
-    r.score = 1.0;
-    r.aim = 0; // uninitialised in libvmaf
-  } else {
-    r.aim = Math.min(aimNum / aimDen, 1.0);
-    r.score = num / den;
+export class FloatAdmTotals {
+  private num = 0;
+  private den = 0;
+  private aimNum = 0;
+  private aimDen = 0;
+
+  constructor(
+    private readonly result: FloatAdmScores,
+    private readonly skipAimScale: number,
+  ) {}
+
+  start(): void {
+    this.num = this.den = this.aimNum = this.aimDen = 0;
   }
-  r.num = num;
-  r.den = den;
-  return r;
+
+  add(scale: number, numScale: number, denScale: number, aimScale: number): void {
+    this.num += numScale;
+    this.den += denScale;
+    if (this.skipAimScale !== scale) {
+      this.aimDen += denScale;
+      this.aimNum += aimScale;
+    }
+    this.result.scales[2 * scale] = numScale;
+    this.result.scales[2 * scale + 1] = denScale;
+  }
+
+  finish(area: number): FloatAdmScores {
+    const limit = (1e-10 * area) / (1920.0 * 1080.0);
+    const num = this.num < limit ? 0 : this.num;
+    const den = this.den < limit ? 0 : this.den;
+    const r = this.result;
+    if (den === 0) {
+      r.score = 1.0;
+      r.aim = 0; // uninitialised in libvmaf
+    } else {
+      r.aim = Math.min(this.aimNum / this.aimDen, 1.0);
+      r.score = num / den;
+    }
+    r.num = num;
+    r.den = den;
+    return r;
+  }
 }

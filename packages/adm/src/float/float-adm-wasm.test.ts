@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { cpuKernels, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
+import { cpuKernels, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
 import { extractedScores, lumaPicture, seededRandom, stridedLuma } from "@vq/core/testing";
 import { floatAdmOptions, type FloatAdmOptions } from "../float-adm-definition.ts";
 import { floatAdmFeature } from "../index.ts";
+import { extremePairs, naturalPairs } from "../kernel-test-pictures.ts";
 import { FloatAdmCpu } from "./float-adm-cpu.ts";
 import { FloatAdmWasm, layOut } from "./float-adm-wasm.ts";
 import { FLOAT_ADM_KERNELS_WASM } from "./wasm/float-adm-kernels.wasm.ts";
@@ -23,59 +24,6 @@ function expectSame(options: Partial<FloatAdmOptions>, pairs: PicturePair[]): vo
   const reference = extractedScores(new FloatAdmCpu(o), pairs);
   expect(Object.keys(wasm).length).toBe(18);
   expect(wasm).toEqual(reference);
-}
-
-/**
- * Structure and noise, a distorted twin, noise alone, a picture against itself and against
- * a contrast-enhanced copy (restored coefficients boosted up to the gain limit).
- */
-function naturalPairs(format: PictureFormat, seed: number): PicturePair[] {
-  const max = 2 ** format.bitDepth - 1;
-  const random = seededRandom(seed);
-  const ref = lumaPicture(format, (x, y) => max * (0.5 + 0.4 * Math.sin(x / 3) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.2);
-  const dist = lumaPicture(format, (x, y) => max * (0.5 + 0.35 * Math.sin(x / 3 + 0.1) * Math.cos(y / 5)) + (random() - 0.5) * max * 0.3);
-  const noise = lumaPicture(format, () => random() * max);
-  const luma = ref.planes[0]!;
-  const enhanced = lumaPicture(format, (x, y) => max / 2 + 1.4 * (luma.data[y * luma.stride + x]! - max / 2));
-  return [
-    { ref, dist },
-    { ref: noise, dist: ref },
-    { ref: dist, dist: noise },
-    { ref, dist: ref },
-    { ref, dist: enhanced },
-  ];
-}
-
-/** Hard edges between 0 and full scale, noise and flat pictures: the largest coefficients and none at all. */
-function extremePairs(format: PictureFormat, seed: number): PicturePair[] {
-  const peak = 2 ** format.bitDepth - 1;
-  const random = seededRandom(seed);
-  const checker = lumaPicture(format, (x, y) => (((x >> 1) + (y >> 1)) % 2 ? peak : 0));
-  const salt = lumaPicture(format, () => (random() < 0.5 ? peak : 0));
-  const blocks = lumaPicture(format, (x, y) => (((x >> 2) + (y >> 3)) % 2 ? peak : Math.floor(random() * peak)));
-  const stripes = lumaPicture(format, (x) => (x & 1 ? peak : 0));
-  const full = lumaPicture(format, () => peak);
-  const zero = lumaPicture(format, () => 0);
-  return [
-    { ref: checker, dist: salt },
-    { ref: checker, dist: blocks },
-    { ref: salt, dist: checker },
-    { ref: stripes, dist: full },
-    { ref: full, dist: stripes },
-    { ref: checker, dist: checker },
-    { ref: full, dist: zero },
-    { ref: zero, dist: zero },
-  ];
-}
-
-/** stridedLuma for any depth: the luma rows `stride` samples apart (chroma dropped: float_adm reads luma only). */
-function stridedPicture(p: Picture, stride: number): Picture {
-  if (p.bitDepth === 8) return stridedLuma(p, stride);
-  const plane = p.planes[0]!;
-  const bytes = new Uint8Array(plane.height * stride * 2 + 64);
-  const samples = new Uint16Array(bytes.buffer);
-  for (let y = 0; y < plane.height; y++) samples.set(plane.data.subarray(y * plane.stride, y * plane.stride + plane.width), y * stride);
-  return new Picture(p.format, bytes, [{ width: plane.width, height: plane.height, offset: 0, stride }, ...p.planes.slice(1).map((q) => ({ width: q.width, height: q.height, offset: 0, stride: q.stride }))]);
 }
 
 /** The band widths at scales 0..3 are in the names: each residue modulo 4 appears at each scale. */
@@ -144,7 +92,7 @@ describe("FloatAdmWasm (WebAssembly SIMD) against FloatAdmCpu (TypeScript)", () 
       const ref = lumaPicture(format, () => random() * max);
       const dist = lumaPicture(format, () => random() * max);
       const o = floatAdmOptions.resolve({ debug: true });
-      const strided = [{ ref: stridedPicture(ref, 48), dist: stridedPicture(dist, 52) }];
+      const strided = [{ ref: stridedLuma(ref, 48), dist: stridedLuma(dist, 52) }];
       expect(extractedScores(new FloatAdmWasm(o, module), strided)).toEqual(extractedScores(new FloatAdmCpu(o), [{ ref, dist }]));
     }
   });

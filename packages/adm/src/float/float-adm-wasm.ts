@@ -5,7 +5,7 @@ import { walkRange } from "../numerics/contrast-masking.ts";
 import { COS_1DEG_SQ } from "../numerics/decouple.ts";
 import { FLOAT_ADM_DEBUG_FEATURES, FLOAT_ADM_FEATURES, floatAdmDefinition, floatAdmFeatureName, floatAdmOptions, type FloatAdmOptions } from "../float-adm-definition.ts";
 import { floatAdmSettings, writeFloatAdmScores } from "./float-adm-cpu.ts";
-import { floatAdmTotals, type FloatAdmScores, type FloatAdmSettings } from "./float-adm-pipeline.ts";
+import { FloatAdmTotals, type FloatAdmScores, type FloatAdmSettings } from "./float-adm-pipeline.ts";
 import { floatCsfFactors, noiseConstant } from "./float-csf.ts";
 import { FLOAT_ADM_KERNELS_WASM } from "./wasm/float-adm-kernels.wasm.ts";
 
@@ -123,7 +123,7 @@ export class FloatAdmWasm implements FeatureExtractor<PicturePair> {
   private readonly names: string[];
   private readonly debugNames: string[];
   private readonly weights: [number, number][] = [];
-  private readonly result: FloatAdmScores = { score: 0, aim: 0, num: 0, den: 0, scales: new Float64Array(8) };
+  private readonly totals: FloatAdmTotals;
 
   constructor(
     readonly options: FloatAdmOptions,
@@ -133,6 +133,7 @@ export class FloatAdmWasm implements FeatureExtractor<PicturePair> {
     this.names = FLOAT_ADM_FEATURES.map((n) => floatAdmFeatureName(n, options));
     this.debugNames = FLOAT_ADM_DEBUG_FEATURES.map((n) => floatAdmFeatureName(n, options));
     this.settings = floatAdmSettings(options);
+    this.totals = new FloatAdmTotals({ score: 0, aim: 0, num: 0, den: 0, scales: new Float64Array(8) }, this.settings.skipAimScale);
   }
 
   init(format: PictureFormat): void {
@@ -162,13 +163,10 @@ export class FloatAdmWasm implements FeatureExtractor<PicturePair> {
     const { kernels: k, at, sums, bitDepth } = state;
     const s = this.settings;
     const { stride, bandBytes } = at;
-    const scales = this.result.scales;
     let w = state.width;
     let h = state.height;
-    let num = 0;
-    let den = 0;
-    let aimNum = 0;
-    let aimDen = 0;
+    const totals = this.totals;
+    totals.start();
     for (let scale = 0; scale < 4; scale++) {
       let numScale = 0;
       let denScale = 0;
@@ -210,16 +208,9 @@ export class FloatAdmWasm implements FeatureExtractor<PicturePair> {
           aimScale = normTotal(sums, walk.area, 0);
         }
       }
-      num += numScale;
-      den += denScale;
-      if (s.skipAimScale !== scale) {
-        aimDen += denScale;
-        aimNum += aimScale;
-      }
-      scales[2 * scale] = numScale;
-      scales[2 * scale + 1] = denScale;
+      totals.add(scale, numScale, denScale, aimScale);
     }
-    return floatAdmTotals(this.result, num, den, aimNum, aimDen, state.width * state.height);
+    return totals.finish(state.width * state.height);
   }
 
   flush(_collector: FeatureCollector): void {}
