@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cpuKernels, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
+import { cpuKernels, FeatureCollector, Picture, setCpuKernels, type PictureFormat, type PicturePair } from "@vq/core";
 import { extractedScores, seededRandom, stridedLuma } from "@vq/core/testing";
 import { floatMotionOptions, type FloatMotionOptions } from "./float-definition.ts";
 import { FloatMotionCpu } from "./float-motion-cpu.ts";
@@ -94,13 +94,24 @@ describe("FloatMotionWasm (WebAssembly SIMD) against FloatMotionCpu (TypeScript)
     expect(extractedScores(new FloatMotionWasm(o, module), asPairs(pictures.map((p) => stridedLuma(p, 37))))).toEqual(extractedScores(new FloatMotionCpu(o), asPairs(pictures)));
   });
 
-  test("an instance given back by a closed extractor scores as a new one", () => {
+  test("an instance given back by a closed extractor scores as a new one, from frame 0 or past it", () => {
     const o = floatMotionOptions.resolve({ debug: true });
     const a = asPairs(clip({ width: 40, height: 20, bitDepth: 8, pixelFormat: "420" }, 3, 8));
-    const b = asPairs(clip({ width: 24, height: 14, bitDepth: 10, pixelFormat: "420" }, 3, 9));
+    const b = asPairs(clip({ width: 40, height: 20, bitDepth: 8, pixelFormat: "420" }, 4, 9));
     const reference = extractedScores(new FloatMotionCpu(o), b);
     extractedScores(new FloatMotionWasm(o, module), a);
     expect(extractedScores(new FloatMotionWasm(o, module), b)).toEqual(reference);
+    // a run resumed at frame 5 (a threaded run's span) scores its first frame against the zeros of a new instance
+    const fromFrame5 = (e: FloatMotionCpu | FloatMotionWasm) => {
+      const collector = new FeatureCollector();
+      e.init(b[0]!.ref.format);
+      b.forEach((pair, i) => e.extract(pair, 5 + i, collector));
+      e.flush(collector);
+      e.close();
+      return collector.names().map((name) => [name, b.map((_, i) => collector.get(name, 5 + i))]);
+    };
+    extractedScores(new FloatMotionWasm(o, module), a);
+    expect(fromFrame5(new FloatMotionWasm(o, module))).toEqual(fromFrame5(new FloatMotionCpu(o)));
   });
 });
 

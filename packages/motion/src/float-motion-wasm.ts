@@ -94,6 +94,9 @@ function kernelPlanes(module: WebAssembly.Module): FloatMotionPlanes {
     new Float32Array(buffer, filterAt, filter.length).set(filter);
     const planes = regions.map(({ width, height, staging, floats }) => {
       const [samples, tmp, a, b] = floats.map((at) => ({ at, view: new Float32Array(buffer, at, width * height) })) as [KernelPlane, KernelPlane, KernelPlane, KernelPlane];
+      // the first frame's "previous" (a run that starts past frame 0 scores its first frame
+      // against it): zeros, as the reference's new arrays, whatever a spare instance held
+      a.view.fill(0);
       return new KernelBlurredPlane(kernels, width, height, staging, samples, tmp, [a, b], filter, filterAt, scale1);
     });
     return { planes, release: () => giveBackInstance(module, kernels) };
