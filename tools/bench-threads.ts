@@ -4,12 +4,22 @@
 // folder when /dev/shm lacks room), so that a bare device machine needs nothing else.
 //   bun tools/bench-threads.ts REF.y4m DIST.y4m [--threads 1,2,16] [--frames N] [--repeat N] [-- [-n] [--feature NAME ...]]
 //   bun tools/bench-threads.ts --synthetic 960 [--threads 1,8,16] [-- ...]
+import { spawnSync } from "node:child_process";
 import { existsSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { score } from "@vq/score";
 import { benchArgs } from "./bench-args.ts";
 import { mainThreadCpu } from "./bench-process.ts";
 import { syntheticPair } from "./synthetic-y4m.ts";
+// @ts-expect-error: a plain JavaScript module of the bin wrapper, without types
+import { FAST_MEMORIES_VARIABLE, withFastMemories } from "../packages/cli/bin/fast-memories.js";
+
+// Under Bun, as `vq` does: more fast WebAssembly memories than Bun's 8, an option Bun reads
+// only at start (adr/0044-bun-fast-wasm-memories.md); BUN_JSC_maxNumWasmFastMemories=8 measures without.
+if (typeof Bun !== "undefined" && !process.env[FAST_MEMORIES_VARIABLE]) {
+  const child = spawnSync(process.execPath, process.argv.slice(1), { stdio: "inherit", env: withFastMemories(process.env) });
+  process.exit(child.status ?? 1);
+}
 
 const usage = "usage: bun tools/bench-threads.ts (REF.y4m DIST.y4m | --synthetic FRAMES) [--threads 1,2] [--frames N] [--repeat N] [-- [-n] [--feature NAME ...]]";
 const argv = process.argv.slice(2);

@@ -7,8 +7,11 @@
 // and Bun) prints notices such as "Warning: maxDynamicUniformBuffersPerPipelineLayout
 // artificially reduced ..." from native code straight to file descriptor 2, where no
 // JavaScript can stop them, and -q leaves only errors on stderr.
+// Under Bun, a run that may start extraction threads also runs in a child, with more fast
+// WebAssembly memories than Bun's default 8 (fast-memories.js, adr/0044-bun-fast-wasm-memories.md).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { FAST_MEMORIES_VARIABLE, mayUseThreads, withFastMemories } from "./fast-memories.js";
 
 const source = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 const fromSources = existsSync(source);
@@ -19,8 +22,9 @@ const isBun = typeof globalThis.Bun !== "undefined";
 const isDeno = typeof globalThis.Deno !== "undefined";
 const quiet = args.includes("-q") || args.includes("--quiet");
 const needsBun = fromSources && !isBun;
+const raiseFastMemories = isBun && !process.env[FAST_MEMORIES_VARIABLE] && mayUseThreads(args);
 
-if (!needsBun && !(quiet && !isDeno)) {
+if (!needsBun && !(quiet && !isDeno) && !raiseFastMemories) {
   await import(entry);
 } else {
   // Loaded only here: under Bun these modules would lengthen every start-up
@@ -34,7 +38,8 @@ if (!needsBun && !(quiet && !isDeno)) {
       process.exit(1);
     }
   }
-  const child = spawn(runtime, [entry, ...args], { stdio: ["inherit", "inherit", quiet ? "pipe" : "inherit"] });
+  const env = isBun || needsBun ? withFastMemories(process.env) : process.env;
+  const child = spawn(runtime, [entry, ...args], { env, stdio: ["inherit", "inherit", quiet ? "pipe" : "inherit"] });
   if (quiet) {
     const { dawnNoticeFilter } = await import("./dawn-notices.js");
     const keep = dawnNoticeFilter();
