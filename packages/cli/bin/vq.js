@@ -7,11 +7,12 @@
 // and Bun) prints notices such as "Warning: maxDynamicUniformBuffersPerPipelineLayout
 // artificially reduced ..." from native code straight to file descriptor 2, where no
 // JavaScript can stop them, and -q leaves only errors on stderr.
-// Under Bun, a run that may start extraction threads also runs in a child, with more fast
-// WebAssembly memories than Bun's default 8 (fast-memories.js, adr/0044-bun-fast-wasm-memories.md).
+// Under Bun, a run that may hold several sets of CPU extractors (threads, a ladder's rungs)
+// runs in a child too, with more fast WebAssembly memories than Bun's default 8
+// (fast-memories.js, adr/0044-bun-fast-wasm-memories.md).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { FAST_MEMORIES_VARIABLE, mayUseThreads, withFastMemories } from "./fast-memories.js";
+import { FAST_MEMORIES_VARIABLE, mayHoldManyExtractors, withFastMemories } from "./fast-memories.js";
 
 const source = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 const fromSources = existsSync(source);
@@ -22,7 +23,7 @@ const isBun = typeof globalThis.Bun !== "undefined";
 const isDeno = typeof globalThis.Deno !== "undefined";
 const quiet = args.includes("-q") || args.includes("--quiet");
 const needsBun = fromSources && !isBun;
-const raiseFastMemories = isBun && !process.env[FAST_MEMORIES_VARIABLE] && mayUseThreads(args);
+const raiseFastMemories = isBun && !process.env[FAST_MEMORIES_VARIABLE] && mayHoldManyExtractors(args);
 
 if (!needsBun && !(quiet && !isDeno) && !raiseFastMemories) {
   await import(entry);

@@ -23,7 +23,7 @@ export type { PoolMethod, PooledScore } from "./pooling.ts";
 export { EXTENDED_POOL_METHODS, POOL_MODES, median, percentile, poolFeatureExtended, pooledEntries, poolScoresExtended } from "./extended-pooling.ts";
 export type { ExtendedPoolMethod, ExtendedPooledScore, PoolMode } from "./extended-pooling.ts";
 export { Uint64Sum, uint64ToNumber } from "./numerics/uint64.ts";
-export { copyPlaneIntoKernels, cpuKernels, KernelMemoryLayout, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported, type CpuKernels } from "./numerics/wasm-kernels.ts";
+export { copyPlaneIntoKernels, cpuKernels, fastMemoriesNote, KernelMemoryLayout, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported, type CpuKernels } from "./numerics/wasm-kernels.ts";
 export { formatFixed, formatG, formatLibvmaf, formatRoundTrip, leadingFractionZeros } from "./output/printf.ts";
 export { writeJson, numberFormatter, writtenFrames } from "./output/json.ts";
 export type { OutputOptions } from "./output/json.ts";

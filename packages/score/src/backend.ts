@@ -1,4 +1,4 @@
-import { CompositeBackend, CompositeLadderBackend, CpuBackend, PerLaneBackend, ThreadedCpuBackend, VqError, type ExtractionBackend, type LadderBackend } from "@vq/core";
+import { CompositeBackend, CompositeLadderBackend, CpuBackend, fastMemoriesNote, PerLaneBackend, ThreadedCpuBackend, VqError, type ExtractionBackend, type LadderBackend } from "@vq/core";
 import { GpuBackend, GpuLadderBackend, isNoAdapterError, sharedGpu, type GpuContext, type GpuFeatureEntry } from "@vq/gpu-core";
 import type { ResolvedFeature } from "./features.ts";
 import { refuseUntrustedGpu, type SelfTestOptions } from "./self-test/gpu-self-test.ts";
@@ -95,7 +95,8 @@ export async function chooseBackend(kind: Backend, features: readonly ResolvedFe
   if (gpuBackend) backends.push(gpuBackend);
   if (onCpu.length) backends.push(cpuBackend(onCpu, subsample, threads));
   if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
-  return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), gpuBackend, notes };
+  const memories = onCpu.length ? fastMemoriesNote(onCpu.length, threads) : undefined;
+  return { backend: backends.length === 1 ? backends[0]! : new CompositeBackend(backends), gpuBackend, notes: memories ? [...notes, memories] : notes };
 }
 
 /**
@@ -113,5 +114,7 @@ export async function chooseLadderBackend(kind: Backend, features: readonly Reso
   // --threads is the whole run's: shared out among the lanes.
   if (onCpu.length) backends.push(new PerLaneBackend(each(() => cpuBackend(onCpu, subsample, Math.ceil(threads / lanes)))));
   if (!backends.length) throw new VqError("nothing to compute: give at least one entry in features, or a model");
-  return { backend: backends.length === 1 ? backends[0]! : new CompositeLadderBackend(backends), notes, gpu: onDevice };
+  // every lane's extractors count (the memories are the process's): on its workers, or on this thread
+  const memories = onCpu.length ? fastMemoriesNote(onCpu.length, lanes * Math.ceil(threads / lanes)) : undefined;
+  return { backend: backends.length === 1 ? backends[0]! : new CompositeLadderBackend(backends), notes: memories ? [...notes, memories] : notes, gpu: onDevice };
 }

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { isAllocationFailure } from "../limits.ts";
-import { cpuKernels, KernelMemoryLayout, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
+import { cpuKernels, fastMemoriesNote, KernelMemoryLayout, kernelsModule, reserveMemory, setCpuKernels, wasmSimdSupported } from "./wasm-kernels.ts";
 
 // (module (func (export "f") (result v128) v128.const i32x4 0 0 0 0))
 const SIMD_MODULE = Buffer.from([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]).toString("base64");
@@ -60,4 +60,22 @@ test("a kernel memory layout stays aligned and in order past 2^31 bytes", () => 
   // a 32-bit `& ~15` gave negative addresses from the second buffer on
   expect(at).toEqual([1008, 2 ** 31 + 1072, 2 ** 31 + 1152, 2 ** 31 + 2 ** 30 + 1232]);
   expect(layout.end).toBe(2 ** 31 + 2 ** 30 + 1232 + 16 + 64);
+});
+
+test("under Bun, a run whose kernels' memories pass the 8 fast ones is told how to start Bun (ADR 0044)", () => {
+  const variable = "BUN_JSC_maxNumWasmFastMemories";
+  const own = process.env[variable];
+  try {
+    delete process.env[variable];
+    expect(fastMemoriesNote(3, 2)).toBeUndefined(); // VMAF on 2 threads: 6 memories
+    expect(fastMemoriesNote(3, 3)).toContain(`start Bun with ${variable}=1024`);
+    setCpuKernels("ts");
+    expect(fastMemoriesNote(3, 16)).toBeUndefined(); // no kernels, no memories
+    setCpuKernels(undefined);
+    process.env[variable] = "1024";
+    expect(fastMemoriesNote(3, 16)).toBeUndefined();
+  } finally {
+    if (own === undefined) delete process.env[variable];
+    else process.env[variable] = own;
+  }
 });

@@ -37,6 +37,23 @@ export function wasmSimdSupported(): boolean {
   return simd;
 }
 
+/** The variable Bun reads JavaScriptCore's count of fast WebAssembly memories from, at its start. */
+const FAST_MEMORIES_VARIABLE = "BUN_JSC_maxNumWasmFastMemories";
+
+/**
+ * Under Bun, a note for a run holding `sets` sets of `extractors` CPU extractors at once (its
+ * workers, or a ladder's lanes) when their kernels' memories, one an extractor, would pass
+ * JavaScriptCore's 8 fast ones: the rest check bounds on every access, 15-40 % slower
+ * (adr/0044-bun-fast-wasm-memories.md). Bun reads the count only when it starts, so the
+ * note says how to start it; the `vq` command does so itself.
+ */
+export function fastMemoriesNote(extractors: number, sets: number): string | undefined {
+  const g = globalThis as { Bun?: unknown; process?: { env?: Record<string, string | undefined> } };
+  if (extractors * sets <= 8 || g.Bun === undefined || g.process?.env?.[FAST_MEMORIES_VARIABLE]) return undefined;
+  if (cpuKernels() === "ts" || !wasmSimdSupported()) return undefined;
+  return `${sets} sets of CPU extractors pass Bun's 8 fast WebAssembly memories, and their kernels run slower: start Bun with ${FAST_MEMORIES_VARIABLE}=1024 (the vq command does)`;
+}
+
 const modules = new Map<string, WebAssembly.Module | null>();
 
 /**
