@@ -42,8 +42,8 @@ const FAST_MEMORIES_VARIABLE = "BUN_JSC_maxNumWasmFastMemories";
 
 /**
  * Under Bun, a note for a run holding `sets` sets of `extractors` CPU extractors at once (its
- * workers, or a ladder's lanes) when their kernels' memories, one an extractor, would pass
- * JavaScriptCore's 8 fast ones: the rest check bounds on every access, 15-40 % slower
+ * workers, or a ladder's lanes) when their kernels' memories, at most one an extractor, may
+ * pass JavaScriptCore's 8 fast ones: the rest check bounds on every access, 15-40 % slower
  * (adr/0044-bun-fast-wasm-memories.md). Bun reads the count only when it starts, so the
  * note says how to start it; the `vq` command does so itself.
  */
@@ -51,7 +51,7 @@ export function fastMemoriesNote(extractors: number, sets: number): string | und
   const g = globalThis as { Bun?: unknown; process?: { env?: Record<string, string | undefined> } };
   if (extractors * sets <= 8 || g.Bun === undefined || g.process?.env?.[FAST_MEMORIES_VARIABLE]) return undefined;
   if (cpuKernels() === "ts" || !wasmSimdSupported()) return undefined;
-  return `${sets} sets of CPU extractors pass Bun's 8 fast WebAssembly memories, and their kernels run slower: start Bun with ${FAST_MEMORIES_VARIABLE}=1024 (the vq command does)`;
+  return `${sets} sets of CPU extractors may pass Bun's 8 fast WebAssembly memories, and the kernels past them run slower: start Bun with ${FAST_MEMORIES_VARIABLE}=1024 (the vq command does)`;
 }
 
 const modules = new Map<string, WebAssembly.Module | null>();
