@@ -55,6 +55,30 @@ describe.skipIf(!ffmpegInstalled)("inputs decoded by ffmpeg", () => {
     expect(bad.code).toBe(1);
   });
 
+  test("--hwaccel: the hardware's frames (NV12, P010, which Y4M refuses) go back to the stream's own format first; luma alone still; no ffprobe is one line", async () => {
+    const logging = await loggingFfmpeg(dir);
+    const common = ["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--json", "--precision", "max", "--backend", "cpu", "--frame_cnt", "3"];
+    const plain = await vq([...common, "-o", f("hw-plain.json")]);
+    const hw = await vq([...common, "--ffmpeg", logging.path, "--hwaccel", "auto", "-o", f("hw-auto.json")]);
+    expect(hw.stderr).toBe("");
+    expect(hw.code).toBe(0);
+    const decodes = logging.decodes();
+    expect(decodes).toHaveLength(2);
+    // VMAF reads luma alone: converted back, then the plane taken
+    for (const d of decodes) expect(d).toContain("-hwaccel auto -i ");
+    for (const d of decodes) expect(d).toContain("-vf format=yuv420p,extractplanes=y");
+    const frames = (name: string) => JSON.parse(readFileSync(f(name), "utf8")).frames;
+    expect(frames("hw-auto.json")).toEqual(frames("hw-plain.json"));
+    expect(plain.code).toBe(0);
+    // without ffprobe the stream's format is unknown: refused, not guessed (a 10-bit stream's P010 is not yuv420p)
+    const alone = join(dir, "alone-hw");
+    mkdirSync(alone);
+    symlinkSync(spawnSync("sh", ["-c", "command -v ffmpeg"]).stdout.toString().trim(), join(alone, "ffmpeg"));
+    const blind = await vq([...common, "--ffmpeg", join(alone, "ffmpeg"), "--hwaccel", "auto"]);
+    expect(blind.stderr).toBe(`vq: ${f("ref.mp4")}: --hwaccel auto: ffprobe (beside ffmpeg) told no pixel format that Y4M carries, which the hardware decoder's frames must be converted back to: install ffprobe, or decode without --hwaccel\n`);
+    expect(blind.code).toBe(1);
+  }, 60_000);
+
   test("H.264 (mp4) against HEVC (mkv) scores exactly as the same frames in Y4M", async () => {
     const a = await vq(["-r", f("ref.mp4"), "-d", f("dist.mkv"), "--json", "-o", f("a.json"), "--precision", "max", "--backend", "cpu", "--feature", "psnr"]);
     const b = await vq(["-r", f("ref.y4m"), "-d", f("dist.y4m"), "--json", "-o", f("b.json"), "--precision", "max", "--backend", "cpu", "--feature", "psnr"]);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ffprobeBeside, frameCountFromProbe, layoutOfPixFmt } from "./ffmpeg-probe.ts";
+import { ffprobeBeside, frameCountFromProbe, layoutOfPixFmt, y4mPixFmt } from "./ffmpeg-probe.ts";
 
 describe("the ffmpeg probe", () => {
   test("ffprobe is looked for beside the ffmpeg given", () => {
@@ -27,6 +27,15 @@ describe("the ffmpeg probe", () => {
     expect(layoutOfPixFmt("gray16le")).toEqual({ pixelFormat: "400", bitDepth: 16 });
     for (const converted of ["yuvj420p", "nv12", "p010le", "gbrp", "rgb24", "yuva420p", "yuv420p10be", "yuv411p", "yuv440p", undefined]) {
       expect(layoutOfPixFmt(converted)).toBeUndefined();
+    }
+  });
+
+  test("the pixel formats a hardware decoder's frames go back to: those ffmpeg's Y4M muxer takes, never a semi-planar one", () => {
+    for (const taken of ["yuv420p", "yuv420p10le", "yuv422p12le", "yuv444p16le", "gray", "gray10le", "yuvj420p", "yuv411p", "yuva444p"]) {
+      expect(y4mPixFmt(taken)).toBe(taken);
+    }
+    for (const refused of ["nv12", "p010le", "yuv420p10be", "rgb24", "gbrp", "yuva420p", "yuv440p", "", undefined]) {
+      expect(y4mPixFmt(refused)).toBeUndefined();
     }
   });
 });

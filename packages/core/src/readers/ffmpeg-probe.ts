@@ -58,10 +58,21 @@ export function layoutOfPixFmt(pixFmt: string | undefined): Pick<PictureFormat, 
   return { pixelFormat: m[2] ? "400" : (m[1] as "420" | "422" | "444"), bitDepth: m[3] ? Number(m[3]) : 8 };
 }
 
-/** What ffprobe tells of the first video stream: the frame count (a progress total) and the decoded layout. */
+/**
+ * The stream's pixel format when ffmpeg's Y4M muxer takes it: what a hardware decoder's
+ * frames (NV12, P010, which the muxer refuses) are converted back to. yuvj* and 4:1:1 go
+ * to Y4M as they are, though vq reads no layout from them.
+ */
+export function y4mPixFmt(pixFmt: string | undefined): string | undefined {
+  return /^(?:yuvj(?:420|422|444)p|yuv411p|yuva444p|(?:yuv(?:420|422|444)p|gray)(?:(?:9|10|12|14|16)le)?)$/.test(pixFmt ?? "") ? pixFmt : undefined;
+}
+
+/** What ffprobe tells of the first video stream: the frame count (a progress total), the decoded layout and pixel format. */
 export interface VideoProbe {
   frameCount?: number;
   layout?: Pick<PictureFormat, "pixelFormat" | "bitDepth">;
+  /** y4mPixFmt of the stream's pixel format. */
+  pixFmt?: string;
 }
 
 /** Gives up on a probe that hangs (a network mount): the decode, not the total, is what matters. */
@@ -80,7 +91,8 @@ export async function probeVideo(path: string, ffmpeg?: string): Promise<VideoPr
       if (error) return resolve({});
       try {
         const json = JSON.parse(stdout) as ProbeJson;
-        resolve({ frameCount: frameCountFromProbe(json), layout: layoutOfPixFmt(json.streams?.[0]?.pix_fmt) });
+        const pixFmt = json.streams?.[0]?.pix_fmt;
+        resolve({ frameCount: frameCountFromProbe(json), layout: layoutOfPixFmt(pixFmt), pixFmt: y4mPixFmt(pixFmt) });
       } catch {
         resolve({});
       }

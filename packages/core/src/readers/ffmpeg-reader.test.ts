@@ -12,3 +12,12 @@ test("ffmpeg's decode arguments: -threads and -hwaccel go before the input, filt
   // luma alone: the plane's extraction ends the filter chain
   expect(decodeArguments("in.mp4", { lumaOnly: true, scaleTo: { width: 64, height: 36 } })).toContain("scale=64:36:flags=bicubic,extractplanes=y");
 });
+
+test("a hardware decoder's frames are converted back to the stream's pixel format before any other filter", () => {
+  expect(decodeArguments("in.mp4", { hwaccel: "cuda", lumaOnly: true }, "yuv420p10le")).toEqual([
+    "-v", "error", "-nostdin", "-hwaccel", "cuda", "-i", "in.mp4", "-map", "0:v:0", "-an", "-sn",
+    "-vf", "format=yuv420p10le,extractplanes=y", "-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1",
+  ]);
+  expect(decodeArguments("in.mp4", { hwaccel: "vaapi", scaleTo: { width: 64, height: 36 } }, "yuv420p")).toContain("format=yuv420p,scale=64:36:flags=bicubic");
+});
+

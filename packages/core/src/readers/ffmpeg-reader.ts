@@ -50,7 +50,8 @@ export interface FfmpegOptions {
   /**
    * Decode the luma plane alone (`extractplanes=y`: a plane copy, a third of the bytes
    * through the pipe at 4:2:0), where ffprobe finds a layout that ffmpeg's Y4M keeps as it
-   * is and neither filters nor hwaccel change it; else every plane. The pictures are then
+   * is and no filters change it (a hardware decoder's frames are first converted back to
+   * the stream's format); else every plane. The pictures are then
    * 4:0:0 and the reader's `sourceFormat` is the stream's own (ADR 0043).
    */
   lumaOnly?: boolean;
@@ -75,10 +76,12 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
   if (isStreamInput(path)) throw new VqError(`${streamName(path)}: is a pipe, read once as a Y4M stream: ffmpeg cannot convert it (scaling, --conform); give a file`);
   // The file's own problems (missing, a directory, unreadable) are named before ffmpeg runs.
   await (await openFileSource(path)).close();
-  const lumaWanted = !!options.lumaOnly && !options.filters?.length && !options.hwaccel;
-  // The probe runs beside the decoder's start, so it costs no time before the first frame.
-  const probe: Promise<VideoProbe> = options.probe === false && !lumaWanted ? Promise.resolve({}) : probeVideo(path, options.ffmpeg);
-  const starting = startDecoder(path, { ...options, lumaOnly: lumaWanted });
+  const lumaWanted = !!options.lumaOnly && !options.filters?.length;
+  // The probe runs beside the decoder's start, so it costs no time before the first frame;
+  // with a hardware decoder it comes first: its frames are converted back to the stream's format.
+  const probe: Promise<VideoProbe> = options.probe === false && !lumaWanted && !options.hwaccel ? Promise.resolve({}) : probeVideo(path, options.ffmpeg);
+  const hardwareFormat = options.hwaccel ? await backFromHardware(path, options.hwaccel, probe) : undefined;
+  const starting = startDecoder(path, { ...options, lumaOnly: lumaWanted }, hardwareFormat);
   const { layout, frameCount } = await probe;
   let opened = await starting;
   let sourceFormat: PictureFormat | undefined;
@@ -89,7 +92,7 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
     else {
       stopChildProcess(opened.decoder.child);
       await opened.reader?.close();
-      opened = await startDecoder(path, { ...options, lumaOnly: false });
+      opened = await startDecoder(path, { ...options, lumaOnly: false }, hardwareFormat);
     }
   }
   const { decoder, reader, failure } = opened;
@@ -123,11 +126,23 @@ export async function decodeInThisThread(path: string, options: FfmpegOptions = 
 }
 
 /**
- * ffmpeg decoding `path` to Y4M, its header read: the reader, or none when ffmpeg failed
- * (`failure` tells why, from its exit and its last words).
+ * The pixel format a hardware decoder's frames go back to: the stream's own. Hardware
+ * decoders hand ffmpeg semi-planar frames (NV12, P010) that its Y4M muxer refuses, and
+ * only ffprobe tells which planar format holds them without loss (a 10-bit stream's
+ * P010 is yuv420p10le, never yuv420p).
  */
-async function startDecoder(path: string, options: FfmpegOptions) {
-  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", decodeArguments(path, options));
+async function backFromHardware(path: string, hwaccel: string, probe: Promise<VideoProbe>): Promise<string> {
+  const { pixFmt } = await probe;
+  if (!pixFmt) throw new VqError(`${path}: --hwaccel ${hwaccel}: ffprobe (beside ffmpeg) told no pixel format that Y4M carries, which the hardware decoder's frames must be converted back to: install ffprobe, or decode without --hwaccel`);
+  return pixFmt;
+}
+
+/**
+ * ffmpeg decoding `path` to Y4M, its header read: the reader, or none when ffmpeg failed
+ * (`failure` tells why, from its exit and its last words). `hardwareFormat`: see backFromHardware.
+ */
+async function startDecoder(path: string, options: FfmpegOptions, hardwareFormat?: string) {
+  const decoder = await spawnDecoder(options.ffmpeg ?? "ffmpeg", decodeArguments(path, options, hardwareFormat));
   const { child, exited } = decoder;
   trackChildProcess(child);
   const failure = async (): Promise<VqError> => {
@@ -147,11 +162,14 @@ async function startDecoder(path: string, options: FfmpegOptions) {
   }
 }
 
-/** ffmpeg's arguments to decode `path`'s first video stream to Y4M on its standard output. */
-export function decodeArguments(path: string, options: FfmpegOptions): string[] {
+/**
+ * ffmpeg's arguments to decode `path`'s first video stream to Y4M on its standard output;
+ * `hardwareFormat`: the pixel format a hardware decoder's frames are converted to first.
+ */
+export function decodeArguments(path: string, options: FfmpegOptions, hardwareFormat?: string): string[] {
   const threads = options.threads ? ["-threads", String(options.threads)] : [];
   const args = ["-v", "error", "-nostdin", ...threads, ...(options.hwaccel ? ["-hwaccel", options.hwaccel] : []), "-i", path, "-map", "0:v:0", "-an", "-sn"];
-  const filters = [...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? []), ...(options.lumaOnly ? ["extractplanes=y"] : [])];
+  const filters = [...(hardwareFormat ? [`format=${hardwareFormat}`] : []), ...(options.scaleTo ? [`scale=${options.scaleTo.width}:${options.scaleTo.height}:flags=${options.scaler ?? "bicubic"}`] : []), ...(options.filters ?? []), ...(options.lumaOnly ? ["extractplanes=y"] : [])];
   if (filters.length) args.push("-vf", filters.join(","));
   args.push("-f", "yuv4mpegpipe", "-strict", "-1", "pipe:1");
   return args;
