@@ -20,4 +20,3 @@ test("a hardware decoder's frames are converted back to the stream's pixel forma
   ]);
   expect(decodeArguments("in.mp4", { hwaccel: "vaapi", scaleTo: { width: 64, height: 36 } }, "yuv420p")).toContain("format=yuv420p,scale=64:36:flags=bicubic");
 });
-
