@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenPath } from "../golden.ts";
 import type { PictureFormat } from "../picture.ts";
-import { decodeInThisThread, openWithFfmpeg, type FfmpegOptions } from "./ffmpeg-reader.ts";
+import { decodeArguments, decodeInThisThread, openWithFfmpeg, type FfmpegOptions } from "./ffmpeg-reader.ts";
 import type { VideoReader } from "./video-reader.ts";
 
 // Luma-only decoding (adr/0043-luma-only-decoding.md): ffmpeg's luma plane alone where the
@@ -71,6 +71,22 @@ describe.skipIf(!ffmpegPath)("luma-only decoding", () => {
     expect(luma.format).toEqual({ ...full.format, pixelFormat: "400" });
     expect(luma.sourceFormat).toEqual(full.format);
     expect(luma.planes).toEqual(full.planes);
+  }, 30_000);
+
+  test.each([
+    ["P010 (10-bit)", "grad_960x540_10b.ref.y4m", "p010le", "yuv420p10le", 960, 540],
+    ["NV12 (8-bit)", "nat_576x324.ref.y4m", "nv12", "yuv420p", 576, 324],
+  ] as const)("a hardware decoder's %s frames, converted back as vq asks ffmpeg, are the stream's samples exactly", (_, golden, hardware, stream, width, height) => {
+    // the frames as the hardware hands them over, then vq's filter for them
+    execFileSync("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", goldenPath(`vectors/${golden}`), "-frames:v", "3", "-pix_fmt", hardware, "-f", "rawvideo", f(`${hardware}.raw`)]);
+    const args = decodeArguments(f(`${hardware}.raw`), { hwaccel: "cuda" }, stream);
+    const filter = args[args.indexOf("-vf") + 1]!;
+    expect(filter).toBe(`format=${stream}`);
+    const raw = ["-f", "rawvideo", "-pix_fmt", hardware, "-s", `${width}x${height}`];
+    const back = execFileSync("ffmpeg", ["-v", "error", "-nostdin", ...raw, "-i", f(`${hardware}.raw`), "-vf", filter, "-f", "rawvideo", "-"], { maxBuffer: 1 << 26 });
+    const original = execFileSync("ffmpeg", ["-v", "error", "-nostdin", "-i", goldenPath(`vectors/${golden}`), "-frames:v", "3", "-f", "rawvideo", "-"], { maxBuffer: 1 << 26 });
+    expect(back.length).toBe(original.length);
+    expect(Buffer.compare(back, original)).toBe(0);
   }, 30_000);
 
   test("a layout ffmpeg converts on the way (full-range JPEG's yuvj420p): every plane, as before", async () => {
