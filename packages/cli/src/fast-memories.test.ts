@@ -2,6 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fastMemoriesNote } from "@vq/core";
 import { goldenPath } from "@vq/core/golden";
 // @ts-expect-error: a plain JavaScript module of the bin wrapper, without types
 import { FAST_MEMORIES, FAST_MEMORIES_VARIABLE, mayHoldManyExtractors, withFastMemories } from "../bin/fast-memories.js";
@@ -25,6 +26,16 @@ test("runs that may hold several sets of CPU extractors are told apart from the 
 test("a user's own value of the option wins", () => {
   expect(withFastMemories({ PATH: "/bin" })).toEqual({ PATH: "/bin", [FAST_MEMORIES_VARIABLE]: String(FAST_MEMORIES) });
   expect(withFastMemories({ [FAST_MEMORIES_VARIABLE]: "64" })[FAST_MEMORIES_VARIABLE]).toBe("64");
+});
+
+test("the library's note asks for what the launcher sets: one fact in two places that cannot drift apart", () => {
+  const own = process.env[FAST_MEMORIES_VARIABLE];
+  try {
+    delete process.env[FAST_MEMORIES_VARIABLE];
+    expect(fastMemoriesNote(3, 3)).toContain(`start Bun with ${FAST_MEMORIES_VARIABLE}=${FAST_MEMORIES} `);
+  } finally {
+    if (own !== undefined) process.env[FAST_MEMORIES_VARIABLE] = own;
+  }
 });
 
 // JSC's crashIfWasmCantFastMemory aborts the process at the first memory that is not fast:
